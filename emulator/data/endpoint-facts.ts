@@ -1,0 +1,91 @@
+import type { Gsm, Site } from './dataset.js';
+import type { EndpointChange, EndpointChanges } from './endpoint-state.js';
+import { machineId } from './ids.js';
+import { between, hash, pick } from './random.js';
+import { DAY_MS } from './time-format.js';
+
+const HOUR_MS = 3_600_000;
+const HOST_PREFIXES = ['DESKTOP', 'LAPTOP', 'WS', 'SRV', 'POS', 'KIOSK'];
+const OSES = [
+  'Windows 11 Pro',
+  'Windows 10 Enterprise',
+  'Windows Server 2022',
+  'Windows Server 2019',
+  'macOS 15 Sequoia',
+];
+
+/** The facts of one endpoint that several representations share. */
+export interface EndpointFacts {
+  gsm: Gsm;
+  site: Site;
+  index: number;
+  /** Per-endpoint hash from which every other derived value is drawn. */
+  h: number;
+  machineId: string;
+  hostName: string;
+  os: string;
+  isServer: boolean;
+  clientVersion: string;
+  firstSeen: number;
+  lastSeen: number;
+  lastChanged: number;
+  hidden: boolean;
+  deactivatedSince: number | null;
+  infected: { threat: string; since: number } | undefined;
+  hasBeenInfected: boolean;
+  hasDnsp: boolean;
+  change: EndpointChange | undefined;
+}
+
+/** Latest generated LastChanged/LastSeen: a modifiedSince after it needs only stored changes. */
+export function latestBaseInstant(anchor: number): number {
+  return anchor - HOUR_MS;
+}
+
+export function endpointFacts(
+  seed: number,
+  anchor: number,
+  changes: EndpointChanges,
+  gsm: Gsm,
+  site: Site,
+  index: number,
+): EndpointFacts {
+  const h = hash(seed, 0xe9d, gsm.index, index);
+  const change = changes.get(gsm.index, index);
+  const enrolled = index >= gsm.baseCount;
+  const baseLastChanged = anchor - between(hash(h, 1), 1, 20 * 24) * HOUR_MS;
+  const baseLastSeen = anchor - between(hash(h, 2), 1, 72) * HOUR_MS;
+  const prefix = pick(h, HOST_PREFIXES);
+  const baseDeactivated = !enrolled && h % 89 === 7;
+  // `null` in a change means "reactivated"; undefined means "as generated".
+  const deactivatedSince =
+    change?.deactivated === null
+      ? null
+      : change?.deactivated
+        ? change.deactivated.since
+        : baseDeactivated
+          ? anchor - between(hash(h, 3), 2, 60) * DAY_MS
+          : null;
+  return {
+    gsm,
+    site,
+    index,
+    h,
+    machineId: machineId(seed, gsm.index, index),
+    hostName: `${prefix}-${(hash(h, 4) % 0xffffff).toString(16).toUpperCase().padStart(6, '0')}`,
+    os: pick(hash(h, 5), OSES),
+    isServer: prefix === 'SRV',
+    clientVersion: `9.0.${between(hash(h, 6), 1, 40)}.${between(hash(h, 7), 100, 999)}`,
+    firstSeen: enrolled
+      ? (change?.changedAt ?? anchor)
+      : anchor - between(hash(h, 8), 30, 900) * DAY_MS,
+    lastSeen: change ? Math.max(change.changedAt, baseLastSeen) : baseLastSeen,
+    lastChanged: change ? change.changedAt : baseLastChanged,
+    hidden: change?.hidden ?? (!enrolled && h % 97 === 5),
+    deactivatedSince,
+    infected: change?.infected,
+    hasBeenInfected: change?.hasBeenInfected ?? hash(h, 9) % 40 === 0,
+    hasDnsp: site.dnspEnabled && hash(h, 10) % 10 < 7,
+    change,
+  };
+}

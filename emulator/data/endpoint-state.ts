@@ -1,0 +1,44 @@
+/**
+ * Changes made to endpoints after generation (through the admin API). Only these are stored;
+ * everything else is derived from the seed.
+ */
+export interface EndpointChange {
+  /** When the endpoint last changed (ms); also its LastSeen. */
+  changedAt: number;
+  infected?: { threat: string; since: number };
+  /** Set once an endpoint was ever infected here. */
+  hasBeenInfected?: boolean;
+  hidden?: boolean;
+  /** `null` once reactivated; undefined while as generated. */
+  deactivated?: { since: number } | null;
+}
+
+export class EndpointChanges {
+  private readonly byGsm = new Map<number, Map<number, EndpointChange>>();
+  /** Latest change time; a modifiedSince after every base time only needs to look here. */
+  latest = 0;
+
+  get(gsmIndex: number, index: number): EndpointChange | undefined {
+    return this.byGsm.get(gsmIndex)?.get(index);
+  }
+
+  update(gsmIndex: number, index: number, at: number, apply: (c: EndpointChange) => void): void {
+    let gsm = this.byGsm.get(gsmIndex);
+    if (!gsm) {
+      gsm = new Map();
+      this.byGsm.set(gsmIndex, gsm);
+    }
+    const change = gsm.get(index) ?? { changedAt: at };
+    change.changedAt = at;
+    apply(change);
+    gsm.set(index, change);
+    this.latest = Math.max(this.latest, at);
+  }
+
+  /** Changed indexes of a GSM at or after `from`, ascending. */
+  changedIndexes(gsmIndex: number, from: number): number[] {
+    const gsm = this.byGsm.get(gsmIndex);
+    if (!gsm) return [];
+    return [...gsm.keys()].filter((i) => i >= from).sort((a, b) => a - b);
+  }
+}

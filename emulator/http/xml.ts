@@ -1,0 +1,64 @@
+import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+
+/**
+ * The XML representation of 4.8, 4.9 and 4.10 in DataContract style: elements named as the
+ * JSON fields, the model name as root, array items wrapped in an element named after the item
+ * model, and `i:nil="true"` for null.
+ */
+
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  suppressEmptyNode: false,
+});
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  trimValues: true,
+  // A lone child must still read as a list where the model has a list.
+  jPath: true,
+  isArray: (_name, path) => /\.(Sites|DatedCounts)\.[^.]+$/.test(String(path)),
+});
+
+function encode(value: unknown, itemNames: Record<string, string>): unknown {
+  if (value === null || value === undefined) return { '@_i:nil': 'true' };
+  if (typeof value !== 'object') return String(value);
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (Array.isArray(child)) {
+      const itemName = itemNames[key] ?? key;
+      out[key] = child.length === 0 ? '' : { [itemName]: child.map((c) => encode(c, itemNames)) };
+    } else {
+      out[key] = encode(child, itemNames);
+    }
+  }
+  return out;
+}
+
+/** Renders `model` as XML under `root`, wrapping array items per `itemNames` (field → item model). */
+export function toXml(root: string, model: object, itemNames: Record<string, string> = {}): string {
+  const body = encode(model, itemNames) as Record<string, unknown>;
+  return `<?xml version="1.0" encoding="utf-8"?>${builder.build({ [root]: { '@_xmlns:i': XSI, ...body } })}`;
+}
+
+/** Plain values of a parsed element: nil → null, text → string, elements → objects. */
+function decode(node: unknown): unknown {
+  if (node === null || typeof node !== 'object') return node ?? '';
+  if (Array.isArray(node)) return node.map(decode);
+  const entries = Object.entries(node as Record<string, unknown>);
+  if (entries.some(([k, v]) => k.startsWith('@_') && k.endsWith(':nil') && v === 'true'))
+    return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of entries) if (!k.startsWith('@_') && k !== '#text') out[k] = decode(v);
+  return out;
+}
+
+/** Parses an XML document; answers the root element's name and its decoded content. */
+export function fromXml(text: string): { root: string; value: unknown } {
+  const doc = parser.parse(text, true) as Record<string, unknown>;
+  const root = Object.keys(doc).find((k) => !k.startsWith('?'));
+  if (root === undefined) throw new SyntaxError('the XML document has no root element');
+  return { root, value: decode(doc[root]) };
+}

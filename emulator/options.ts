@@ -1,0 +1,122 @@
+import type { EmulatorClient, EmulatorOptions, EmulatorUser, FaultRule } from './types.js';
+
+/** The base URL scope placeholder in user scope lists (spec 5.3: the scope is `{base_url}`). */
+export const BASE_URL_SCOPE = '{base_url}';
+
+export const DEMO_CLIENT: EmulatorClient = {
+  clientId: 'skywatch-demo',
+  clientSecret: 'demo-client-secret',
+};
+
+export const DEMO_USERS: EmulatorUser[] = [
+  {
+    username: 'ops@example.com',
+    password: 'demo-password',
+    scopes: [
+      BASE_URL_SCOPE,
+      'SkyStatus.GSM',
+      'SkyStatus.Reporting',
+      'Console.GSM',
+      'ECom.Shop',
+      'ECom.Orders',
+      'ECom.Licenses',
+      'SecureCloud.Usage',
+    ],
+  },
+  {
+    username: 'reports@example.com',
+    password: 'reports-password',
+    scopes: ['SkyStatus.Reporting'],
+  },
+];
+
+export const DEMO_IDP = {
+  issuer: 'https://idp.example.com',
+  audience: 'skywatch',
+  key: 'demo-idp-signing-key',
+};
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  seed: number;
+  gsmCount: number;
+  sitesPerGsm: number;
+  endpointsPerGsm: number;
+  cartCount: number;
+  now: number | undefined;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  strictUserAgent: boolean;
+  scopeStyle: 'json' | 'bare';
+  reuseDetection: boolean;
+  blockedUrlHistoryDays: number;
+  reportRetentionDays: number;
+  faults: FaultRule[];
+  clients: EmulatorClient[];
+  users: EmulatorUser[];
+  idp: { issuer: string; audience: string; key: string };
+}
+
+function positiveInt(name: string, value: number, max: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new RangeError(
+      `emulator option ${name} must be an integer from 1 to ${max} (got ${value})`,
+    );
+  }
+  return value;
+}
+
+/** Applies defaults and rejects impossible shapes early, with the option's name. */
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const now = options.now === undefined ? undefined : new Date(options.now).getTime();
+  if (now !== undefined && Number.isNaN(now)) {
+    throw new RangeError(`emulator option now is not a valid instant: ${String(options.now)}`);
+  }
+  const sitesPerGsm = positiveInt('sitesPerGsm', options.sitesPerGsm ?? 4, 10_000);
+  const endpointsPerGsm = positiveInt(
+    'endpointsPerGsm',
+    options.endpointsPerGsm ?? 120,
+    50_000_000,
+  );
+  if (endpointsPerGsm < sitesPerGsm) {
+    throw new RangeError('emulator option endpointsPerGsm must be at least sitesPerGsm');
+  }
+  return {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    seed: options.seed ?? 1,
+    gsmCount: positiveInt('gsmCount', options.gsmCount ?? 2, 255),
+    sitesPerGsm,
+    endpointsPerGsm,
+    cartCount: positiveInt('cartCount', options.cartCount ?? 6, 100_000),
+    now,
+    accessTokenTtlSeconds: positiveInt(
+      'accessTokenTtlSeconds',
+      options.accessTokenTtlSeconds ?? 300,
+      86_400,
+    ),
+    refreshTokenTtlSeconds: positiveInt(
+      'refreshTokenTtlSeconds',
+      options.refreshTokenTtlSeconds ?? 14 * 86_400,
+      365 * 86_400,
+    ),
+    strictUserAgent: options.strictUserAgent ?? true,
+    scopeStyle: options.scopeStyle ?? 'json',
+    reuseDetection: options.reuseDetection ?? true,
+    blockedUrlHistoryDays: positiveInt(
+      'blockedUrlHistoryDays',
+      options.blockedUrlHistoryDays ?? 90,
+      3650,
+    ),
+    reportRetentionDays: positiveInt(
+      'reportRetentionDays',
+      options.reportRetentionDays ?? 400,
+      3650,
+    ),
+    faults: options.faults ?? [],
+    clients: options.clients ?? [DEMO_CLIENT],
+    users: options.users ?? DEMO_USERS,
+    idp: options.idp ?? DEMO_IDP,
+  };
+}

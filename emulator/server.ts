@@ -1,0 +1,160 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { requireScope } from './auth/bearer.js';
+import { tokenEndpoint } from './auth/token-endpoint.js';
+import type { Control } from './control.js';
+import type { FaultDecision } from './http/faults.js';
+import { wantsXml } from './http/negotiate.js';
+import { Query } from './http/params.js';
+import { Problem } from './http/problem.js';
+import { jsonReply, type Reply, send } from './http/respond.js';
+import { admin } from './routes/admin.js';
+import { ROUTES } from './routes/table.js';
+import type { EmulatorState } from './state.js';
+import type { OperationName } from './types.js';
+
+const MAX_BODY = 64 * 1024;
+const TOKEN_PATH = '/identity/auth/token';
+let traceCounter = 0;
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    // Keep draining so the client sees the 413 instead of a broken pipe.
+    if (size <= MAX_BODY) chunks.push(chunk);
+  }
+  if (size > MAX_BODY) throw new BodyTooLarge();
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function faultReply(fault: Extract<FaultDecision, { kind: 'status' }>): Problem {
+  const codes: Record<number, string> = {
+    429: 'rate_limited',
+    500: 'internal_error',
+    502: 'bad_gateway',
+    503: 'service_unavailable',
+    504: 'gateway_timeout',
+  };
+  const headers: Record<string, string> = {};
+  if (fault.status === 429 || fault.status === 503)
+    headers['retry-after'] = String(fault.retryAfterSeconds);
+  return new Problem(
+    fault.status,
+    codes[fault.status] ?? 'internal_error',
+    'injected fault',
+    undefined,
+    headers,
+  );
+}
+
+/** Finds the operation of a request, or answers why there is none. */
+function route(method: string, path: string): { op: OperationName; index: number } | Problem {
+  if (path === TOKEN_PATH) {
+    return method === 'POST'
+      ? { op: 'token', index: -1 }
+      : new Problem(405, 'method_not_allowed', 'use POST');
+  }
+  const index = ROUTES.findIndex((r) => r.pattern.test(path));
+  const found = ROUTES[index];
+  if (!found) return new Problem(404, 'not_found', `no operation at ${path}`);
+  if (found.method !== method) return new Problem(405, 'method_not_allowed', `use ${found.method}`);
+  return { op: found.operation, index };
+}
+
+async function serve(
+  state: EmulatorState,
+  req: IncomingMessage,
+  url: URL,
+): Promise<{ reply: Reply; fault?: FaultDecision }> {
+  const method = req.method ?? 'GET';
+  const found = route(method, url.pathname);
+  if (found instanceof Problem) throw found;
+  state.stats.requests++;
+  state.stats.byOperation[found.op] = (state.stats.byOperation[found.op] ?? 0) + 1;
+
+  const { latencyMs, fault } = state.faults.decide(found.op);
+  if (latencyMs > 0) await sleep(latencyMs);
+  if (fault?.kind === 'status') throw faultReply(fault);
+  if (fault?.kind === 'revoke') state.tokens.revokeAccessTokens();
+
+  if (state.options.strictUserAgent && !req.headers['user-agent']) {
+    throw new Problem(
+      400,
+      'user_agent_required',
+      'send a User-Agent header that names your client and its version',
+    );
+  }
+  const body = method === 'POST' ? await readBody(req) : '';
+  if (found.op === 'token') return { reply: tokenEndpoint(state, req.headers, body), fault };
+
+  const r = ROUTES[found.index];
+  if (!r) throw new Problem(404, 'not_found', 'no such operation');
+  requireScope(state, req.headers, r.scope(state.baseUrl));
+  const xml = wantsXml(req.headers.accept, r.xml);
+  if (method === 'POST') {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const accepted = ['application/json', ...(r.xml ? ['application/xml', 'text/xml'] : [])];
+    if (!accepted.includes(type)) {
+      throw new Problem(415, 'unsupported_media_type', `send the body as ${accepted.join(' or ')}`);
+    }
+  }
+  const params = (r.pattern.exec(url.pathname) ?? []).slice(1).map((s) => decodeURIComponent(s));
+  const ctx = {
+    state,
+    params,
+    query: new Query(url.searchParams),
+    url,
+    search: url.searchParams,
+    xml,
+    headers: req.headers,
+    body,
+  };
+  return { reply: r.handle(ctx), fault };
+}
+
+/** The request listener: admin API, token endpoint and the service operations. */
+export function createListener(state: EmulatorState, control: Control, origin: string) {
+  const adminUrl = `${origin}/__admin`;
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', origin);
+    const traceId = `00-${(++traceCounter).toString(16).padStart(32, '0')}-00`;
+    const handle = async (): Promise<void> => {
+      if (url.pathname.startsWith('/__admin/')) {
+        try {
+          send(res, admin(control, adminUrl, req.method ?? 'GET', url, await readBody(req)));
+        } catch (error) {
+          send(res, jsonReply({ error: (error as Error).message }, 400));
+        }
+        return;
+      }
+      try {
+        const { reply, fault } = await serve(state, req, url);
+        send(res, reply, fault);
+      } catch (error) {
+        const problem =
+          error instanceof Problem
+            ? error
+            : error instanceof BodyTooLarge
+              ? new Problem(
+                  413,
+                  'payload_too_large',
+                  `request bodies are limited to ${MAX_BODY} bytes`,
+                )
+              : new Problem(500, 'internal_error', 'an unexpected error occurred');
+        if (!(error instanceof Problem) && !(error instanceof BodyTooLarge))
+          console.error('emulator: unexpected error', error);
+        send(res, {
+          status: problem.status,
+          body: problem.body(traceId),
+          contentType: 'application/problem+json; charset=utf-8',
+          headers: problem.headers,
+        });
+      }
+    };
+    void handle();
+  };
+}
