@@ -1,8 +1,8 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 // In CI the JSON report feeds the plain "N passed, N failed" closing line of .ci/run.
-const reporters = process.env.CI
-  ? ['default', ['json', { outputFile: '.ci/vitest-results.json' }] as const]
+const reporters: NonNullable<ViteUserConfig['test']>['reporters'] = process.env.CI
+  ? ['default', ['json', { outputFile: '.ci/vitest-results.json' }]]
   : ['default'];
 
 export default defineConfig({
@@ -15,5 +15,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters,
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   },
 });

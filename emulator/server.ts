@@ -125,15 +125,25 @@ export function createListener(state: EmulatorState, control: Control, origin: s
     const handle = async (): Promise<void> => {
       if (url.pathname.startsWith('/__admin/')) {
         try {
-          send(res, admin(control, adminUrl, req.method ?? 'GET', url, await readBody(req)));
+          send(
+            res,
+            admin(control, adminUrl, req.method ?? 'GET', url, await readBody(req)),
+            undefined,
+            state.clock.now(),
+          );
         } catch (error) {
-          send(res, jsonReply({ error: (error as Error).message }, 400));
+          send(
+            res,
+            jsonReply({ error: (error as Error).message }, 400),
+            undefined,
+            state.clock.now(),
+          );
         }
         return;
       }
       try {
         const { reply, fault } = await serve(state, req, url);
-        send(res, reply, fault);
+        send(res, reply, fault, state.clock.now());
       } catch (error) {
         const problem =
           error instanceof Problem
@@ -147,12 +157,17 @@ export function createListener(state: EmulatorState, control: Control, origin: s
               : new Problem(500, 'internal_error', 'an unexpected error occurred');
         if (!(error instanceof Problem) && !(error instanceof BodyTooLarge))
           console.error('emulator: unexpected error', error);
-        send(res, {
-          status: problem.status,
-          body: problem.body(traceId),
-          contentType: 'application/problem+json; charset=utf-8',
-          headers: problem.headers,
-        });
+        send(
+          res,
+          {
+            status: problem.status,
+            body: problem.body(traceId),
+            contentType: 'application/problem+json; charset=utf-8',
+            headers: problem.headers,
+          },
+          undefined,
+          state.clock.now(),
+        );
       }
     };
     void handle();

@@ -25,11 +25,18 @@ export function jsonReply(body: unknown, status = 200): Reply {
  * promises the whole body and drops the connection half way, `truncate` sends a short body
  * with a matching length, `malformed` sends a page that is not JSON.
  */
-export function send(res: ServerResponse, reply: Reply, fault?: FaultDecision): void {
+export function send(
+  res: ServerResponse,
+  reply: Reply,
+  fault?: FaultDecision,
+  now = Date.now(),
+): void {
   let body = Buffer.from(reply.body);
   const headers: Record<string, string | number> = {
     'content-type': reply.contentType,
     'api-version': API_VERSION,
+    // The service's own clock, which may be frozen or advanced: clients read time from it.
+    date: new Date(now).toUTCString(),
     ...reply.headers,
   };
   if (fault?.kind === 'malformed' && reply.status === 200) {

@@ -1,0 +1,66 @@
+import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+import { StorageError } from './errors.js';
+
+export type AlertKind =
+  | 'infection'
+  | 'infection-summary'
+  | 'infection-cleaned'
+  | 'blocked-url-spike';
+export type AlertSeverity = 'critical' | 'high' | 'medium' | 'low' | 'info';
+
+export interface Alert {
+  kind: AlertKind;
+  severity: AlertSeverity;
+  gsm: string;
+  /** Site keycode, when the alert is about one site. */
+  site?: string;
+  /** One line a person reads first (the e-mail subject). */
+  subject: string;
+  /** One paragraph of plain text. */
+  summary: string;
+  /** When it happened, ISO 8601. */
+  occurredAt: string;
+  details: Record<string, unknown>;
+}
+
+/** SNS subjects are ASCII, one line, at most 100 characters. */
+export function snsSubject(text: string): string {
+  const ascii = text.replace(/[^\x20-\x7e]/g, '?').trim();
+  return ascii.length <= 100 ? ascii : `${ascii.slice(0, 97)}...`;
+}
+
+/**
+ * Publishes alerts to SNS: a human subject, a JSON body (`schema: skywatch.alert/v1`), and
+ * message attributes (gsm, site, kind, severity) that subscriptions can filter on.
+ *
+ * @example
+ * await publisher.publish({ kind: 'infection', severity: 'critical', gsm, site, subject, … });
+ */
+export class AlertPublisher {
+  constructor(
+    private readonly sns: SNSClient,
+    private readonly topicArn: string,
+  ) {}
+
+  async publish(alert: Alert): Promise<string> {
+    const attributes: Record<string, { DataType: 'String'; StringValue: string }> = {
+      gsm: { DataType: 'String', StringValue: alert.gsm },
+      kind: { DataType: 'String', StringValue: alert.kind },
+      severity: { DataType: 'String', StringValue: alert.severity },
+    };
+    if (alert.site) attributes.site = { DataType: 'String', StringValue: alert.site };
+    try {
+      const out = await this.sns.send(
+        new PublishCommand({
+          TopicArn: this.topicArn,
+          Subject: snsSubject(alert.subject),
+          Message: JSON.stringify({ schema: 'skywatch.alert/v1', ...alert }),
+          MessageAttributes: attributes,
+        }),
+      );
+      return out.MessageId ?? '';
+    } catch (error) {
+      throw new StorageError(`Cannot publish a ${alert.kind} alert`, { cause: error });
+    }
+  }
+}

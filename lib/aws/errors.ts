@@ -1,0 +1,43 @@
+import { SkywatchError } from '../errors/index.js';
+
+/** A secret is missing, unreadable, or not of the documented shape (docs/operations.md). */
+export class SecretError extends SkywatchError {
+  constructor(
+    message: string,
+    readonly secretId: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SecretError';
+  }
+}
+
+/** A conditional write lost a race: someone else wrote the object first. */
+export class ConflictError extends SkywatchError {
+  constructor(
+    readonly key: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Conditional write to ${key} failed: another run changed it first`, options);
+    this.name = 'ConflictError';
+  }
+}
+
+/** An S3 or SNS call failed for a reason other than a lost race. */
+export class StorageError extends SkywatchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageError';
+  }
+}
+
+/** A required environment variable is missing or malformed. */
+export class ConfigError extends SkywatchError {
+  constructor(
+    readonly variable: string,
+    rule: string,
+  ) {
+    super(`Environment variable ${variable} ${rule}`);
+    this.name = 'ConfigError';
+  }
+}

@@ -1,0 +1,19 @@
+export {
+  type Alert,
+  type AlertKind,
+  AlertPublisher,
+  type AlertSeverity,
+  snsSubject,
+} from './alert-publisher.js';
+export { type AwsClientOptions, type AwsClients, createAwsClients } from './clients.js';
+export { ConfigError, ConflictError, SecretError, StorageError } from './errors.js';
+export { manifestKey, type ReportKeyParts, reportKey } from './report-keys.js';
+export { type ArchivedObject, ReportStore } from './report-store.js';
+export {
+  type CredentialsSecret,
+  CredentialsSecretSchema,
+  type TokenSecret,
+  TokenSecretSchema,
+} from './secret-shapes.js';
+export { type ReadOptions, SecretStore } from './secret-store.js';
+export { StateStore, type WriteCondition } from './state-store.js';

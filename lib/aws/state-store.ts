@@ -1,0 +1,83 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import type { z } from 'zod';
+import { ConflictError, StorageError } from './errors.js';
+
+export type WriteCondition = { ifMatch: string } | { ifNoneMatch: true };
+
+function status(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+}
+
+/**
+ * Small JSON state objects (cursors, de-duplication records) under `state/`, written with S3
+ * conditional writes so that of two overlapping runs only one can claim or advance anything.
+ *
+ * @example
+ * if (await state.create(`alerts/${id}.json`, { at })) await publisher.publish(alert);
+ */
+export class StateStore {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+    private readonly prefix = 'state/',
+  ) {}
+
+  async get<T>(key: string, schema: z.ZodType<T>): Promise<{ value: T; etag: string } | undefined> {
+    try {
+      const out = await this.s3.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }),
+      );
+      const text = (await out.Body?.transformToString()) ?? '';
+      return { value: schema.parse(JSON.parse(text)), etag: out.ETag ?? '' };
+    } catch (error) {
+      if (status(error) === 404) return undefined;
+      throw new StorageError(`Cannot read state ${key}`, { cause: error });
+    }
+  }
+
+  /** Writes under a condition; a lost race raises ConflictError. Answers the new ETag. */
+  async put(key: string, value: unknown, condition?: WriteCondition): Promise<string> {
+    try {
+      const out = await this.s3.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.prefix + key,
+          Body: JSON.stringify(value),
+          ContentType: 'application/json',
+          ...(condition && 'ifMatch' in condition ? { IfMatch: condition.ifMatch } : {}),
+          ...(condition && 'ifNoneMatch' in condition ? { IfNoneMatch: '*' } : {}),
+        }),
+      );
+      return out.ETag ?? '';
+    } catch (error) {
+      // 412: the condition failed; 409: a concurrent conditional write is in progress.
+      if (status(error) === 412 || status(error) === 409)
+        throw new ConflictError(key, { cause: error });
+      throw new StorageError(`Cannot write state ${key}`, { cause: error });
+    }
+  }
+
+  /** Creates the object only if absent: true when this call created it. */
+  async create(key: string, value: unknown): Promise<boolean> {
+    try {
+      await this.put(key, value, { ifNoneMatch: true });
+      return true;
+    } catch (error) {
+      if (error instanceof ConflictError) return false;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
+    } catch (error) {
+      throw new StorageError(`Cannot delete state ${key}`, { cause: error });
+    }
+  }
+}

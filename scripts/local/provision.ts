@@ -1,0 +1,107 @@
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
+import { CreateTopicCommand, SubscribeCommand } from '@aws-sdk/client-sns';
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+} from '@aws-sdk/client-sqs';
+import type { AwsClients } from '../../lib/aws/index.js';
+
+/** What the CDK stack deploys, made by hand on local endpoints (moto). */
+export interface LocalResources {
+  bucket: string;
+  topicArn: string;
+  /** A queue subscribed to the alert topic, standing in for an e-mail inbox. */
+  alertQueueUrl: string;
+  fanoutQueueUrl: string;
+  fanoutDlqUrl: string;
+  credentialsSecretArn: string;
+  tokenSecretArn: string;
+}
+
+export async function provision(
+  clients: AwsClients,
+  name: string,
+  credentials: Record<string, unknown>,
+): Promise<LocalResources> {
+  const bucket = `${name}-reports`;
+  await clients.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  const topic = await clients.sns.send(new CreateTopicCommand({ Name: `${name}-alerts` }));
+  const topicArn = topic.TopicArn ?? '';
+  const inbox = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${name}-alert-inbox` }));
+  const alertQueueUrl = inbox.QueueUrl ?? '';
+  const inboxArn = await queueArn(clients, alertQueueUrl);
+  await clients.sns.send(
+    new SubscribeCommand({
+      TopicArn: topicArn,
+      Protocol: 'sqs',
+      Endpoint: inboxArn,
+      Attributes: { RawMessageDelivery: 'false' },
+    }),
+  );
+  const dlq = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${name}-fanout-dlq` }));
+  const fanoutDlqUrl = dlq.QueueUrl ?? '';
+  const fanout = await clients.sqs.send(
+    new CreateQueueCommand({
+      QueueName: `${name}-fanout`,
+      Attributes: {
+        VisibilityTimeout: '30',
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: await queueArn(clients, fanoutDlqUrl),
+          maxReceiveCount: 3,
+        }),
+      },
+    }),
+  );
+  const creds = await clients.secrets.send(
+    new CreateSecretCommand({ Name: `${name}/credentials`, SecretString: JSON.stringify(credentials) }),
+  );
+  // The token secret starts empty-but-valid JSON; the refresher's first run bootstraps it.
+  const token = await clients.secrets.send(
+    new CreateSecretCommand({ Name: `${name}/token`, SecretString: '{}' }),
+  );
+  return {
+    bucket,
+    topicArn,
+    alertQueueUrl,
+    fanoutQueueUrl: fanout.QueueUrl ?? '',
+    fanoutDlqUrl,
+    credentialsSecretArn: creds.ARN ?? '',
+    tokenSecretArn: token.ARN ?? '',
+  };
+}
+
+async function queueArn(clients: AwsClients, url: string): Promise<string> {
+  const out = await clients.sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }),
+  );
+  return out.Attributes?.QueueArn ?? '';
+}
+
+/** Drains a queue (the alert inbox): answers the SNS notifications' parsed messages. */
+export async function drainAlerts(clients: AwsClients, queueUrl: string): Promise<Record<string, unknown>[]> {
+  const alerts: Record<string, unknown>[] = [];
+  for (;;) {
+    const out = await clients.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+    );
+    const messages = out.Messages ?? [];
+    if (messages.length === 0) return alerts;
+    for (const m of messages) {
+      const envelope = JSON.parse(m.Body ?? '{}') as { Message?: string; Subject?: string; MessageAttributes?: unknown };
+      alerts.push({
+        snsSubject: envelope.Subject,
+        attributes: envelope.MessageAttributes,
+        ...(JSON.parse(envelope.Message ?? '{}') as Record<string, unknown>),
+      });
+    }
+    await clients.sqs.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })),
+      }),
+    );
+  }
+}

@@ -1,0 +1,123 @@
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AlertPublisher,
+  CredentialsSecretSchema,
+  SecretError,
+  SecretStore,
+  snsSubject,
+  TokenSecretSchema,
+} from '../../lib/aws/index.js';
+import { drainAlerts, type LocalResources } from '../../scripts/local/provision.js';
+import { type LocalAws, startLocalAws } from '../support/local-aws.js';
+
+let aws: LocalAws;
+let res: LocalResources;
+const PASSWORD = 'pa55-word-that-must-never-leak';
+
+beforeAll(async () => {
+  aws = await startLocalAws();
+  res = await aws.provision({
+    clientId: 'id',
+    clientSecret: 'secret-xyz',
+    username: 'u@example.com',
+    password: PASSWORD,
+  });
+});
+afterAll(async () => aws?.moto.stop());
+
+describe('Class: SecretStore', () => {
+  it('reads and validates the credentials secret, then serves it from memory', async () => {
+    let now = 1_000_000;
+    const store = new SecretStore(aws.clients.secrets, () => now);
+    const creds = await store.read(res.credentialsSecretArn, CredentialsSecretSchema);
+    expect(creds).toMatchObject({ clientId: 'id', clientAuth: 'basic', password: PASSWORD });
+    await aws.clients.secrets.send(
+      new (await import('@aws-sdk/client-secrets-manager')).PutSecretValueCommand({
+        SecretId: res.credentialsSecretArn,
+        SecretString: JSON.stringify({ clientId: 'changed', clientSecret: 's' }),
+      }),
+    );
+    expect((await store.read(res.credentialsSecretArn, CredentialsSecretSchema)).clientId).toBe(
+      'id',
+    );
+    now += 301_000;
+    expect((await store.read(res.credentialsSecretArn, CredentialsSecretSchema)).clientId).toBe(
+      'changed',
+    );
+  });
+
+  it('never caches a token past its own expiry', async () => {
+    let now = Date.parse('2026-06-15T12:00:00Z');
+    const store = new SecretStore(aws.clients.secrets, () => now);
+    const token = {
+      accessToken: 'a1',
+      refreshToken: 'r1',
+      expiresAt: '2026-06-15T12:01:00Z',
+      scopes: ['SkyStatus.GSM'],
+      issuedAt: '2026-06-15T11:56:00Z',
+    };
+    await store.write(res.tokenSecretArn, token);
+    const read = () =>
+      store.read(res.tokenSecretArn, TokenSecretSchema, {
+        expiresAt: (t) => Date.parse(t.expiresAt),
+      });
+    store.invalidate(res.tokenSecretArn);
+    expect((await read()).accessToken).toBe('a1');
+    await new SecretStore(aws.clients.secrets).write(res.tokenSecretArn, {
+      ...token,
+      accessToken: 'a2',
+    });
+    now += 30_000;
+    expect((await read()).accessToken).toBe('a1');
+    now += 31_000;
+    expect((await read()).accessToken).toBe('a2');
+  });
+
+  it('names the bad fields of a malformed secret without echoing its values', async () => {
+    const store = new SecretStore(aws.clients.secrets);
+    const error = await store
+      .read(res.tokenSecretArn, CredentialsSecretSchema)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SecretError);
+    expect(String((error as Error).message)).toMatch(/clientId/);
+    const creds = await store
+      .read(res.credentialsSecretArn, TokenSecretSchema)
+      .catch((e: unknown) => e);
+    expect(inspect(creds, { depth: 8 })).not.toContain('changed');
+  });
+});
+
+describe('Class: AlertPublisher', () => {
+  it('publishes a JSON body with filterable attributes to subscribers', async () => {
+    const publisher = new AlertPublisher(aws.clients.sns, res.topicArn);
+    await publisher.publish({
+      kind: 'infection',
+      severity: 'critical',
+      gsm: 'AAAA-BBBB-CCCC-DDDD-EEEE',
+      site: 'SITE-SITE-SITE-SITE-SITE',
+      subject: 'Endpoint DESKTOP-1 infected — Trojan',
+      summary: 'DESKTOP-1 reported an active threat.',
+      occurredAt: '2026-06-15T12:00:00Z',
+      details: { threat: 'Trojan' },
+    });
+    const [alert] = await drainAlerts(aws.clients, res.alertQueueUrl);
+    expect(alert).toMatchObject({
+      schema: 'skywatch.alert/v1',
+      kind: 'infection',
+      subject: 'Endpoint DESKTOP-1 infected — Trojan',
+      snsSubject: 'Endpoint DESKTOP-1 infected ? Trojan',
+      details: { threat: 'Trojan' },
+    });
+    expect(alert?.attributes).toMatchObject({
+      kind: { Value: 'infection' },
+      severity: { Value: 'critical' },
+      site: { Value: 'SITE-SITE-SITE-SITE-SITE' },
+    });
+  });
+
+  it('keeps subjects to one ASCII line of at most 100 characters', () => {
+    expect(snsSubject('x'.repeat(150))).toHaveLength(100);
+    expect(snsSubject('a\nb é')).toBe('a?b ?');
+  });
+});
