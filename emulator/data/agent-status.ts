@@ -1,5 +1,5 @@
 import type { EndpointFacts } from './endpoint-facts.js';
-import { between, hash, pick } from './random.js';
+import { between, hash, hash2, pick } from './random.js';
 import { isoSeconds as t } from './time-format.js';
 
 /**
@@ -29,15 +29,15 @@ function top(f: EndpointFacts): string {
     `"MasterKC":"${f.gsm.key}","KC":"${f.site.key}","MachineID":"${f.machineId}",` +
     `"LastChanged":"${t(f.lastChanged)}","HostName":"${f.hostName}","IPAddress":"${ip}",` +
     `"ClientVersion":"${f.clientVersion}","OS":"${f.os}","FirstSeen":"${t(f.firstSeen)}",` +
-    `"LastSeen":"${t(f.lastSeen)}","TimesSeen":${between(hash(f.h, 20), 10, 9000)},` +
+    `"LastSeen":"${t(f.lastSeen)}","TimesSeen":${between(hash2(f.h, 20), 10, 9000)},` +
     `"Hidden":${b(f.hidden)},"Deactivated":${b(f.deactivatedSince !== null)},` +
     `"ActivationStatusTime":${nt(f.deactivatedSince)}`
   );
 }
 
 function basicInfo(f: EndpointFacts): string {
-  const threats = f.infected ? 1 + (hash(f.h, 21) % 3) : 0;
-  const device = f.isServer ? 'Server' : pick(hash(f.h, 22), ['Workstation', 'Laptop']);
+  const threats = f.infected ? 1 + (hash2(f.h, 21) % 3) : 0;
+  const device = f.isServer ? 'Server' : pick(hash2(f.h, 22), ['Workstation', 'Laptop']);
   return (
     `"StatusRefreshTime":"${t(f.lastSeen)}","Managed":true,"SKU":"WSAV",` +
     `"PartnerNumber":${100000 + f.gsm.index},"Version":"${f.clientVersion}",` +
@@ -52,19 +52,19 @@ function extendedInfo(f: EndpointFacts, anchor: number): string {
   const days = Math.max(0, Math.round((expiry - anchor) / DAY));
   const threat = f.infected ? JSON.stringify(f.infected.threat) : '""';
   return (
-    `"Uninstalled":false,"Language":"${pick(hash(f.h, 23), ['en', 'de', 'fr', 'es'])}",` +
+    `"Uninstalled":false,"Language":"${pick(hash2(f.h, 23), ['en', 'de', 'fr', 'es'])}",` +
     `"IsExpired":${b(days === 0)},"DaysRemaining":${days},"ExpirationDate":"${t(expiry)}",` +
-    `"RemediationEnabled":true,"ThreatBlocked":${b(hash(f.h, 24) % 7 === 0)},` +
+    `"RemediationEnabled":true,"ThreatBlocked":${b(hash2(f.h, 24) % 7 === 0)},` +
     `"WasJustInfected":${b(f.infected !== undefined)},` +
     `"HasBeenInfected":${b(f.hasBeenInfected)},"LatestThreat":${threat},` +
     `"CurrentlyCleaning":false,"CleanShutdown":true,"ManualAgentShutdown":false,` +
-    `"AgentStartupTime":"${t(f.lastSeen - between(hash(f.h, 25), 1, 48) * 3_600_000)}",` +
-    `"SystemState":${hash(f.h, 26) % 4},"SystemStateUpdated":"${t(f.lastChanged)}"`
+    `"AgentStartupTime":"${t(f.lastSeen - between(hash2(f.h, 25), 1, 48) * 3_600_000)}",` +
+    `"SystemState":${hash2(f.h, 26) % 4},"SystemStateUpdated":"${t(f.lastChanged)}"`
   );
 }
 
 function timesAndStats(f: EndpointFacts): string {
-  const h = hash(f.h, 27);
+  const h = hash2(f.h, 27);
   const scan = f.lastSeen - between(h, 1, 30) * 3_600_000;
   const deep = h % 3 === 0 ? scan - 7 * DAY : null;
   return (
@@ -80,7 +80,7 @@ function timesAndStats(f: EndpointFacts): string {
 }
 
 function scheduling(f: EndpointFacts): string {
-  const h = hash(f.h, 28);
+  const h = hash2(f.h, 28);
   const hh = String(h % 24).padStart(2, '0');
   return (
     `"ScheduledScansEnabled":true,"ScheduledScanFrequency":${pick(h, [1, 7, 30])},` +
@@ -90,7 +90,7 @@ function scheduling(f: EndpointFacts): string {
 }
 
 function enabledFeatures(f: EndpointFacts): string {
-  const h = hash(f.h, 29);
+  const h = hash2(f.h, 29);
   return (
     `"ProtectionEnabled":true,"RootkitShieldEnabled":true,"WebThreatShieldEnabled":true,` +
     `"USBShieldEnabled":${b(h % 2 === 0)},"OfflineShieldEnabled":true,` +
@@ -101,7 +101,7 @@ function enabledFeatures(f: EndpointFacts): string {
 }
 
 function systemAnalyzer(f: EndpointFacts): string {
-  const h = hash(f.h, 30);
+  const h = hash2(f.h, 30);
   const grade = (x: number) => pick(x, ['Good', 'Fair', 'Poor']);
   return (
     `"SystemAnalyzerScore":${between(h, 40, 100)},"HardwareScore":"${grade(h >>> 3)}",` +
@@ -110,8 +110,10 @@ function systemAnalyzer(f: EndpointFacts): string {
 }
 
 function osAndVersions(f: EndpointFacts): string {
-  const h = hash(f.h, 31);
-  const mac = [0, 1, 2, 3, 4, 5].map((i) => ((hash(h, i) & 255) | 0).toString(16).padStart(2, '0'));
+  const h = hash2(f.h, 31);
+  const mac = [0, 1, 2, 3, 4, 5].map((i) =>
+    ((hash2(h, i) & 255) | 0).toString(16).padStart(2, '0'),
+  );
   const domain = `corp${f.site.localIndex}.example.com`;
   return (
     `"OSBuild":${between(h, 17763, 26100)},"OSPlatform":2,"OSLanguage":1033,` +

@@ -1,10 +1,10 @@
 import type { EndpointFacts } from './endpoint-facts.js';
-import { between, hash } from './random.js';
+import { between, hash2 } from './random.js';
 import { isoSeconds as t } from './time-format.js';
 
 /** DNSP agent status (spec 2.3) of an endpoint that has a DNS-protection agent, as JSON text. */
 export function dnspStatusJson(f: EndpointFacts): string {
-  const h = hash(f.h, 40);
+  const h = hash2(f.h, 40);
   const uninstalled = f.deactivatedSince;
   return (
     `{"HostName":"${f.hostName}","IsVirtualMachine":${h % 6 === 0 ? 'true' : 'false'},` +

@@ -1,7 +1,7 @@
 import type { Gsm, Site } from './dataset.js';
 import type { EndpointChange, EndpointChanges } from './endpoint-state.js';
 import { machineId } from './ids.js';
-import { between, hash, pick } from './random.js';
+import { between, hash, hash2, pick } from './random.js';
 import { DAY_MS } from './time-format.js';
 
 const HOUR_MS = 3_600_000;
@@ -53,8 +53,8 @@ export function endpointFacts(
   const h = hash(seed, 0xe9d, gsm.index, index);
   const change = changes.get(gsm.index, index);
   const enrolled = index >= gsm.baseCount;
-  const baseLastChanged = anchor - between(hash(h, 1), 1, 20 * 24) * HOUR_MS;
-  const baseLastSeen = anchor - between(hash(h, 2), 1, 72) * HOUR_MS;
+  const baseLastChanged = anchor - between(hash2(h, 1), 1, 20 * 24) * HOUR_MS;
+  const baseLastSeen = anchor - between(hash2(h, 2), 1, 72) * HOUR_MS;
   const prefix = pick(h, HOST_PREFIXES);
   const baseDeactivated = !enrolled && h % 89 === 7;
   // `null` in a change means "reactivated"; undefined means "as generated".
@@ -64,7 +64,7 @@ export function endpointFacts(
       : change?.deactivated
         ? change.deactivated.since
         : baseDeactivated
-          ? anchor - between(hash(h, 3), 2, 60) * DAY_MS
+          ? anchor - between(hash2(h, 3), 2, 60) * DAY_MS
           : null;
   return {
     gsm,
@@ -72,20 +72,20 @@ export function endpointFacts(
     index,
     h,
     machineId: machineId(seed, gsm.index, index),
-    hostName: `${prefix}-${(hash(h, 4) % 0xffffff).toString(16).toUpperCase().padStart(6, '0')}`,
-    os: pick(hash(h, 5), OSES),
+    hostName: `${prefix}-${(hash2(h, 4) % 0xffffff).toString(16).toUpperCase().padStart(6, '0')}`,
+    os: pick(hash2(h, 5), OSES),
     isServer: prefix === 'SRV',
-    clientVersion: `9.0.${between(hash(h, 6), 1, 40)}.${between(hash(h, 7), 100, 999)}`,
+    clientVersion: `9.0.${between(hash2(h, 6), 1, 40)}.${between(hash2(h, 7), 100, 999)}`,
     firstSeen: enrolled
       ? (change?.changedAt ?? anchor)
-      : anchor - between(hash(h, 8), 30, 900) * DAY_MS,
+      : anchor - between(hash2(h, 8), 30, 900) * DAY_MS,
     lastSeen: change ? Math.max(change.changedAt, baseLastSeen) : baseLastSeen,
     lastChanged: change ? change.changedAt : baseLastChanged,
     hidden: change?.hidden ?? (!enrolled && h % 97 === 5),
     deactivatedSince,
     infected: change?.infected,
-    hasBeenInfected: change?.hasBeenInfected ?? hash(h, 9) % 40 === 0,
-    hasDnsp: site.dnspEnabled && hash(h, 10) % 10 < 7,
+    hasBeenInfected: change?.hasBeenInfected ?? hash2(h, 9) % 40 === 0,
+    hasDnsp: site.dnspEnabled && hash2(h, 10) % 10 < 7,
     change,
   };
 }

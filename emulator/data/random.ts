@@ -58,3 +58,22 @@ export function sequence(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 0x100000000;
   };
 }
+
+/**
+ * `hash(h, n)` without the rest-parameter array: the status renderers call it ~40 times per
+ * entry, and the allocation showed up as garbage-collection time on 1,000-entry pages.
+ */
+export function hash2(h: number, n: number): number {
+  let x = Math.imul(0x9e3779b9 ^ h, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  x = Math.imul(x ^ n, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x2c1b3c6d);
+  x ^= x >>> 12;
+  return x >>> 0;
+}

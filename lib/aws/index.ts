@@ -16,4 +16,5 @@ export {
   TokenSecretSchema,
 } from './secret-shapes.js';
 export { type ReadOptions, SecretStore } from './secret-store.js';
+export { SecretTokenSource } from './secret-token-source.js';
 export { StateStore, type WriteCondition } from './state-store.js';

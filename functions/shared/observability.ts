@@ -1,0 +1,49 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { redact, SkywatchError } from '../../lib/errors/index.js';
+
+export { MetricUnit };
+
+export interface Observability {
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** A Powertools logger and metrics (CloudWatch embedded format) for one function. */
+export function observability(service: string): Observability {
+  return {
+    logger: new Logger({ serviceName: service }),
+    metrics: new Metrics({
+      namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Skywatch',
+      serviceName: service,
+    }),
+  };
+}
+
+/** An error as a log attribute: our errors describe themselves redacted; others are scrubbed. */
+export function loggableError(error: unknown): Record<string, unknown> {
+  if (error instanceof SkywatchError) return error.toJSON();
+  if (error instanceof Error) return { name: error.name, message: redact(error.message) };
+  return { message: redact(String(error)) };
+}
+
+/**
+ * The middy chain every handler shares: Lambda context in every log line, metrics flushed at
+ * the end (cold starts counted), and failures logged redacted before they propagate so Lambda's
+ * retry and failure destination see them.
+ */
+export function lambda<E, R>(obs: Observability, run: (event: E, context: Context) => Promise<R>) {
+  return middy(run)
+    .use(injectLambdaContext(obs.logger, { resetKeys: true }))
+    .use(logMetrics(obs.metrics, { captureColdStartMetric: true }))
+    .use({
+      onError: async (request) => {
+        obs.logger.error('invocation failed', { error: loggableError(request.error) });
+        obs.metrics.addMetric('InvocationFailures', MetricUnit.Count, 1);
+      },
+    });
+}
