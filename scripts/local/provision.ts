@@ -30,7 +30,9 @@ export async function provision(
   await clients.s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const topic = await clients.sns.send(new CreateTopicCommand({ Name: `${name}-alerts` }));
   const topicArn = topic.TopicArn ?? '';
-  const inbox = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${name}-alert-inbox` }));
+  const inbox = await clients.sqs.send(
+    new CreateQueueCommand({ QueueName: `${name}-alert-inbox` }),
+  );
   const alertQueueUrl = inbox.QueueUrl ?? '';
   const inboxArn = await queueArn(clients, alertQueueUrl);
   await clients.sns.send(
@@ -56,7 +58,10 @@ export async function provision(
     }),
   );
   const creds = await clients.secrets.send(
-    new CreateSecretCommand({ Name: `${name}/credentials`, SecretString: JSON.stringify(credentials) }),
+    new CreateSecretCommand({
+      Name: `${name}/credentials`,
+      SecretString: JSON.stringify(credentials),
+    }),
   );
   // The token secret starts empty-but-valid JSON; the refresher's first run bootstraps it.
   const token = await clients.secrets.send(
@@ -81,16 +86,27 @@ async function queueArn(clients: AwsClients, url: string): Promise<string> {
 }
 
 /** Drains a queue (the alert inbox): answers the SNS notifications' parsed messages. */
-export async function drainAlerts(clients: AwsClients, queueUrl: string): Promise<Record<string, unknown>[]> {
+export async function drainAlerts(
+  clients: AwsClients,
+  queueUrl: string,
+): Promise<Record<string, unknown>[]> {
   const alerts: Record<string, unknown>[] = [];
   for (;;) {
     const out = await clients.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+      }),
     );
     const messages = out.Messages ?? [];
     if (messages.length === 0) return alerts;
     for (const m of messages) {
-      const envelope = JSON.parse(m.Body ?? '{}') as { Message?: string; Subject?: string; MessageAttributes?: unknown };
+      const envelope = JSON.parse(m.Body ?? '{}') as {
+        Message?: string;
+        Subject?: string;
+        MessageAttributes?: unknown;
+      };
       alerts.push({
         snsSubject: envelope.Subject,
         attributes: envelope.MessageAttributes,

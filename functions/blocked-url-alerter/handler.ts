@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { AlertPublisher, StateStore } from '../../lib/aws/index.js';
+import { BucketEnv, GsmEnv, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
+import { lambda, MetricUnit, observability } from '../shared/observability.js';
+import { serviceRuntime } from '../shared/runtime.js';
+import { checkSites } from './check-sites.js';
+
+/** blocked-url-alerter: alert once per site and day when blocked-URL actions spike. */
+const env = readEnv(
+  ServiceEnv.extend(BucketEnv.shape)
+    .extend(GsmEnv.shape)
+    .extend(TopicEnv.shape)
+    .extend({
+      BLOCKED_URL_MIN_COUNT: z.coerce.number().int().min(0).default(200),
+      BLOCKED_URL_BASELINE_MULTIPLIER: z.coerce.number().min(1).default(3),
+      BLOCKED_URL_MIN_BASELINE_DAYS: z.coerce.number().int().min(1).default(3),
+      SITE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+    }),
+);
+const obs = observability('blocked-url-alerter');
+const runtime = serviceRuntime('blocked-url-alerter', obs, {
+  baseUrl: env.SKYWATCH_BASE_URL,
+  tokenSecretArn: env.TOKEN_SECRET_ARN,
+  userAgentSuffix: env.SKYWATCH_USER_AGENT_SUFFIX,
+});
+const state = new StateStore(runtime.aws.s3, env.REPORT_BUCKET);
+const alerts = new AlertPublisher(runtime.aws.sns, env.ALERT_TOPIC_ARN);
+
+export const handler = lambda(obs, async (_event: unknown, context) => {
+  runtime.bind(context);
+  const outcomes = [];
+  for (const gsm of env.GSM_KEYS) {
+    const outcome = await checkSites(
+      { client: runtime.client, state, alerts },
+      gsm,
+      {
+        minCount: env.BLOCKED_URL_MIN_COUNT,
+        baselineMultiplier: env.BLOCKED_URL_BASELINE_MULTIPLIER,
+        minBaselineDays: env.BLOCKED_URL_MIN_BASELINE_DAYS,
+      },
+      env.SITE_CONCURRENCY,
+    );
+    obs.metrics.addMetric('BlockedUrlSpikes', MetricUnit.Count, outcome.spikes);
+    obs.metrics.addMetric('SitesFailed', MetricUnit.Count, outcome.failed.length);
+    obs.logger.info('checked', { ...outcome });
+    outcomes.push(outcome);
+  }
+  // A site that could not be checked may hide a spike: fail so Lambda retries and alarms see it.
+  const failed = outcomes.flatMap((o) => o.failed);
+  if (failed.length > 0)
+    throw new Error(
+      `${failed.length} site(s) could not be checked: ${failed.map((f) => f.site).join(', ')}`,
+    );
+  return { outcomes };
+});

@@ -1,0 +1,52 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { z } from 'zod';
+import { CredentialsSecretSchema, StateStore } from '../../lib/aws/index.js';
+import { BucketEnv, CredentialsEnv, readEnv, ServiceEnv } from '../shared/env.js';
+import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
+import { serviceRuntime } from '../shared/runtime.js';
+import { handleDelivery } from './handle.js';
+import { refuse } from './responses.js';
+
+/** cart-customer-webhook: HTTPS entry point (function URL) for the e-commerce flow. */
+const env = readEnv(
+  ServiceEnv.extend(BucketEnv.shape)
+    .extend(CredentialsEnv.shape)
+    .extend({ WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300) }),
+);
+const obs = observability('cart-customer-webhook');
+const runtime = serviceRuntime('cart-customer-webhook', obs, {
+  baseUrl: env.SKYWATCH_BASE_URL,
+  tokenSecretArn: env.TOKEN_SECRET_ARN,
+  userAgentSuffix: env.SKYWATCH_USER_AGENT_SUFFIX,
+});
+const state = new StateStore(runtime.aws.s3, env.REPORT_BUCKET);
+const signingSecret = async () =>
+  (await runtime.secrets.read(env.CREDENTIALS_SECRET_ARN, CredentialsSecretSchema))
+    .webhookSigningSecret;
+
+export const handler = lambda(obs, async (event: APIGatewayProxyEventV2, context) => {
+  runtime.bind(context);
+  try {
+    const response = await handleDelivery(
+      {
+        client: runtime.client,
+        state,
+        signingSecret,
+        toleranceSeconds: env.WEBHOOK_TOLERANCE_SECONDS,
+      },
+      event,
+    );
+    obs.metrics.addMetric(`Webhook${Math.floor(response.statusCode / 100)}xx`, MetricUnit.Count, 1);
+    if (response.statusCode >= 400)
+      obs.logger.warn('webhook refused', { status: response.statusCode, body: response.body });
+    return response;
+  } catch (error) {
+    // Our own storage failing is still not the caller's business: a 503 with no stack.
+    obs.logger.error('webhook failed', { error: loggableError(error) });
+    return refuse(
+      503,
+      'temporarily_unavailable',
+      'the webhook could not be processed; retry later',
+    );
+  }
+});

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { AlertPublisher, StateStore } from '../../lib/aws/index.js';
+import { BucketEnv, flag, GsmEnv, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
+import { lambda, MetricUnit, observability } from '../shared/observability.js';
+import { serviceRuntime } from '../shared/runtime.js';
+import { scanGsm } from './scan.js';
+
+/** infection-alerter: every few minutes, alert on endpoints newly infected since the last run. */
+const env = readEnv(
+  ServiceEnv.extend(BucketEnv.shape)
+    .extend(GsmEnv.shape)
+    .extend(TopicEnv.shape)
+    .extend({
+      INFECTION_SUMMARY_THRESHOLD: z.coerce.number().int().min(1).default(10),
+      ALERT_ON_CLEAN: flag,
+      CURSOR_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(120),
+    }),
+);
+const obs = observability('infection-alerter');
+const runtime = serviceRuntime('infection-alerter', obs, {
+  baseUrl: env.SKYWATCH_BASE_URL,
+  tokenSecretArn: env.TOKEN_SECRET_ARN,
+  userAgentSuffix: env.SKYWATCH_USER_AGENT_SUFFIX,
+});
+const state = new StateStore(runtime.aws.s3, env.REPORT_BUCKET);
+const alerts = new AlertPublisher(runtime.aws.sns, env.ALERT_TOPIC_ARN);
+
+export const handler = lambda(obs, async (_event: unknown, context) => {
+  runtime.bind(context);
+  const outcomes = [];
+  for (const gsm of env.GSM_KEYS) {
+    const outcome = await scanGsm({ client: runtime.client, state, alerts }, gsm, {
+      summaryThreshold: env.INFECTION_SUMMARY_THRESHOLD,
+      alertOnClean: env.ALERT_ON_CLEAN,
+      overlapMs: env.CURSOR_OVERLAP_SECONDS * 1000,
+    });
+    obs.metrics.addMetric('EndpointsExamined', MetricUnit.Count, outcome.examined);
+    obs.metrics.addMetric('NewInfections', MetricUnit.Count, outcome.infected);
+    obs.logger.info('scanned', { ...outcome });
+    outcomes.push(outcome);
+  }
+  return { outcomes };
+});

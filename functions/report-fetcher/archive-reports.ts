@@ -1,0 +1,58 @@
+import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
+import type { SkywatchClient } from '../../lib/index.js';
+
+export const GSM_REPORT_TYPES = [
+  'ActiveEndpoints',
+  'ActiveEndpointsWithoutHidden',
+  'EndpointsSeenInLast30Days',
+] as const;
+
+/**
+ * 4.5 for every report type and 4.6 for every report type, for one GSM and day. Without a day
+ * the service's newest report decides it; the answer's EffectiveDate names the day archived.
+ */
+export async function archiveGsmReports(
+  client: SkywatchClient,
+  store: ReportStore,
+  gsm: string,
+  day: string | undefined,
+): Promise<{
+  day: string;
+  objects: ArchivedObject[];
+  sites: { key: string; id: string; name: string }[];
+}> {
+  const objects: ArchivedObject[] = [];
+  let effective = day;
+  let sites: { key: string; id: string; name: string }[] = [];
+  for (const reportType of GSM_REPORT_TYPES) {
+    const report = await client.gsmUsageReport(gsm, {
+      reportType,
+      ...(effective ? { effectiveDate: effective } : {}),
+    });
+    // Pin the day the service chose so every later call archives the same one.
+    effective ??= report.ReportInfo.EffectiveDate.slice(0, 10);
+    const meta = { operation: '4.5', gsm, reportType };
+    const key = reportKey({
+      dataset: 'gsm-usage',
+      gsm,
+      date: effective,
+      partitions: { type: reportType },
+      file: 'report.ndjson.gz',
+    });
+    objects.push(await store.writeRecords(key, [report], meta));
+
+    const bySite = await client.sitesUsageReport(gsm, { reportType, effectiveDate: effective });
+    const siteKey = reportKey({
+      dataset: 'site-usage',
+      gsm,
+      date: effective,
+      partitions: { type: reportType },
+      file: 'sites.ndjson.gz',
+    });
+    // One line a site with its ReportInfo, so Athena reads a row per site.
+    const rows = bySite.Sites.map((Site) => ({ ReportInfo: bySite.ReportInfo, Site }));
+    objects.push(await store.writeRecords(siteKey, rows, { ...meta, operation: '4.6' }));
+    sites = bySite.Sites.map((s) => ({ key: s.SiteKey, id: s.SiteId, name: s.SiteName }));
+  }
+  return { day: effective ?? '', objects, sites };
+}

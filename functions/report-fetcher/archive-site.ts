@@ -1,0 +1,30 @@
+import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
+import type { SkywatchClient } from '../../lib/index.js';
+
+export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days';
+
+/** The work for one site: its DNSP usage report (4.8) for a day. Also the SQS message body. */
+export interface SiteTask {
+  gsm: string;
+  site: string;
+  day: string;
+}
+
+export async function archiveSite(
+  client: SkywatchClient,
+  store: ReportStore,
+  task: SiteTask,
+): Promise<ArchivedObject> {
+  const report = await client.siteDnspUsageReport(task.gsm, task.site, {
+    reportType: DNSP_REPORT_TYPE,
+    effectiveDate: task.day,
+  });
+  const key = reportKey({
+    dataset: 'dnsp-usage',
+    gsm: task.gsm,
+    date: task.day,
+    partitions: { type: DNSP_REPORT_TYPE, site: task.site },
+    file: 'report.ndjson.gz',
+  });
+  return store.writeRecords(key, [report], { operation: '4.8', gsm: task.gsm, site: task.site });
+}

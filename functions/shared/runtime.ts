@@ -1,0 +1,60 @@
+import type { Context } from 'aws-lambda';
+import {
+  type AwsClients,
+  createAwsClients,
+  SecretStore,
+  SecretTokenSource,
+} from '../../lib/aws/index.js';
+import { SkywatchClient } from '../../lib/index.js';
+import { MetricUnit, type Observability } from './observability.js';
+
+/**
+ * What a function needs to talk to the service and AWS, built once per container (cold start)
+ * and reused by every invocation. The Lambda context of the current invocation bounds every
+ * call's deadline, so no retry outlives the invocation.
+ */
+export interface ServiceRuntime {
+  aws: AwsClients;
+  secrets: SecretStore;
+  client: SkywatchClient;
+  /** Call at the start of each invocation. */
+  bind(context: Context): void;
+}
+
+export interface ServiceRuntimeOptions {
+  baseUrl: string;
+  tokenSecretArn: string;
+  userAgentSuffix?: string | undefined;
+  /** Overrides for tests and the local run (a clock, AWS endpoints). */
+  aws?: AwsClients;
+}
+
+export function serviceRuntime(
+  name: string,
+  obs: Observability,
+  options: ServiceRuntimeOptions,
+): ServiceRuntime {
+  const aws = options.aws ?? createAwsClients();
+  const secrets = new SecretStore(aws.secrets);
+  let context: Context | undefined;
+  const client = new SkywatchClient({
+    baseUrl: options.baseUrl,
+    auth: new SecretTokenSource(secrets, options.tokenSecretArn),
+    userAgentSuffix: [name, options.userAgentSuffix].filter(Boolean).join(' '),
+    remainingTimeMs: () => context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY,
+    hooks: {
+      onRetry: (e) => {
+        obs.logger.warn('retrying a service call', { retry: e });
+        obs.metrics.addMetric('ServiceRetries', MetricUnit.Count, 1);
+      },
+    },
+  });
+  return {
+    aws,
+    secrets,
+    client,
+    bind: (c) => {
+      context = c;
+    },
+  };
+}

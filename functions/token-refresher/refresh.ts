@@ -1,0 +1,100 @@
+import {
+  type CredentialsSecret,
+  CredentialsSecretSchema,
+  type SecretStore,
+  type TokenSecret,
+  TokenSecretSchema,
+} from '../../lib/aws/index.js';
+import { type ClientHooks, SkywatchClient, type TokenSet } from '../../lib/index.js';
+
+export interface RefreshSettings {
+  baseUrl: string;
+  authUrl: string;
+  credentialsSecretArn: string;
+  tokenSecretArn: string;
+  /** Refresh when the access token expires within this many ms. */
+  refreshAheadMs: number;
+  userAgentSuffix?: string | undefined;
+  now?: () => number;
+}
+
+export type RefreshOutcome =
+  | { action: 'skipped'; expiresAt: string }
+  | { action: 'refreshed' | 'bootstrapped' | 'recovered'; expiresAt: string; scopes: string[] };
+
+async function currentTokens(secrets: SecretStore, arn: string): Promise<TokenSecret | undefined> {
+  secrets.invalidate(arn);
+  try {
+    return await secrets.read(arn, TokenSecretSchema, { maxAgeMs: 0 });
+  } catch {
+    // An empty or unreadable token secret means there is nothing to refresh: bootstrap.
+    return undefined;
+  }
+}
+
+function toSecret(tokens: TokenSet, now: number): TokenSecret {
+  return {
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken ?? '',
+    expiresAt: new Date(tokens.expiresAt).toISOString(),
+    scopes: tokens.scopes,
+    issuedAt: new Date(now).toISOString(),
+  };
+}
+
+/**
+ * One refresher run: rotate the refresh token and save the new pair to the token secret
+ * *before* anything uses it, so a crash can never leave only a dead refresh token saved. A dead
+ * refresh token falls back to the password grant (the hooks say so); an empty secret is
+ * bootstrapped with the password or token-exchange grant.
+ */
+export async function refreshTokens(
+  secrets: SecretStore,
+  settings: RefreshSettings,
+  hooks: ClientHooks = {},
+): Promise<RefreshOutcome> {
+  const now = settings.now ?? Date.now;
+  const current = await currentTokens(secrets, settings.tokenSecretArn);
+  if (current && Date.parse(current.expiresAt) - now() > settings.refreshAheadMs) {
+    return { action: 'skipped', expiresAt: current.expiresAt };
+  }
+  const creds: CredentialsSecret = await secrets.read(
+    settings.credentialsSecretArn,
+    CredentialsSecretSchema,
+    {
+      maxAgeMs: 60_000,
+    },
+  );
+  let fellBack = false;
+  const client = new SkywatchClient({
+    baseUrl: settings.baseUrl,
+    authUrl: settings.authUrl,
+    userAgentSuffix: ['token-refresher', settings.userAgentSuffix].filter(Boolean).join(' '),
+    hooks: {
+      ...hooks,
+      onTokenFallback: (e) => {
+        fellBack = true;
+        hooks.onTokenFallback?.(e);
+      },
+    },
+    auth: {
+      clientId: creds.clientId,
+      clientSecret: creds.clientSecret,
+      clientAuth: creds.clientAuth,
+      ...(creds.username && creds.password
+        ? { username: creds.username, password: creds.password }
+        : {}),
+      ...(creds.subjectToken ? { subjectToken: creds.subjectToken } : {}),
+      ...(creds.scope ? { scopes: creds.scope.split(' ').filter(Boolean) } : {}),
+      ...(current ? { refreshToken: current.refreshToken } : {}),
+      onTokens: (tokens) => secrets.write(settings.tokenSecretArn, toSecret(tokens, now())),
+    },
+  });
+  const token = await client.tokens.getToken();
+  const action = !current ? 'bootstrapped' : fellBack ? 'recovered' : 'refreshed';
+  return {
+    action,
+    expiresAt: new Date(token.expiresAt ?? now()).toISOString(),
+    scopes: [...(token.scopes ?? [])],
+  };
+}

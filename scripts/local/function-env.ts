@@ -1,0 +1,37 @@
+import type { LocalResources } from './provision.js';
+
+/** The environment the CDK stack would give the functions, pointed at local endpoints. */
+export function functionEnv(
+  res: LocalResources,
+  service: { baseUrl: string; authUrl: string },
+  awsEndpoint: string,
+  gsmKeys: string[],
+): Record<string, string> {
+  return {
+    AWS_ENDPOINT_URL: awsEndpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'testing',
+    AWS_SECRET_ACCESS_KEY: 'testing',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    SKYWATCH_BASE_URL: service.baseUrl,
+    SKYWATCH_AUTH_URL: service.authUrl,
+    CREDENTIALS_SECRET_ARN: res.credentialsSecretArn,
+    TOKEN_SECRET_ARN: res.tokenSecretArn,
+    REPORT_BUCKET: res.bucket,
+    ALERT_TOPIC_ARN: res.topicArn,
+    FANOUT_QUEUE_URL: res.fanoutQueueUrl,
+    GSM_KEYS: gsmKeys.join(','),
+    POWERTOOLS_METRICS_NAMESPACE: 'Skywatch',
+  };
+}
+
+/** Demo credentials secret for the emulator's demo client and user. */
+export function demoCredentials(webhookSigningSecret: string): Record<string, string> {
+  return {
+    clientId: 'skywatch-demo',
+    clientSecret: 'demo-client-secret',
+    username: 'ops@example.com',
+    password: 'demo-password',
+    webhookSigningSecret,
+  };
+}

@@ -1,0 +1,19 @@
+import type { Context } from 'aws-lambda';
+
+/** The deployable handlers by name, loaded on demand (each reads its environment when loaded). */
+export const FUNCTIONS = {
+  'token-refresher': () => import('../../functions/token-refresher/handler.js'),
+  'report-fetcher': () => import('../../functions/report-fetcher/handler.js'),
+  'report-site-worker': () => import('../../functions/report-fetcher/site-worker.js'),
+  'blocked-url-alerter': () => import('../../functions/blocked-url-alerter/handler.js'),
+  'infection-alerter': () => import('../../functions/infection-alerter/handler.js'),
+  'cart-customer-webhook': () => import('../../functions/cart-customer-webhook/handler.js'),
+} as const;
+export type FunctionName = keyof typeof FUNCTIONS;
+
+type AnyHandler = (event: unknown, context: Context) => Promise<unknown>;
+
+export async function loadHandler(name: FunctionName): Promise<AnyHandler> {
+  const module = (await FUNCTIONS[name]()) as { handler: AnyHandler };
+  return module.handler;
+}
