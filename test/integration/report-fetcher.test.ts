@@ -1,0 +1,158 @@
+import { gunzipSync } from 'node:zlib';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { archiveSites } from '../../functions/report-fetcher/fan-out.js';
+import { ReportStore, SecretStore, SecretTokenSource } from '../../lib/aws/index.js';
+import { SkywatchClient } from '../../lib/index.js';
+import { type Product, startProduct } from '../support/product.js';
+
+let product: Product;
+beforeAll(async () => {
+  product = await startProduct({}, { FANOUT_THRESHOLD: '50' });
+  await product.run('token-refresher');
+});
+afterAll(async () => product?.close());
+
+const day = (offset: number) =>
+  new Date(product.emulator.now().getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+
+async function lines(key: string): Promise<Record<string, unknown>[]> {
+  const out = await product.aws.clients.s3.send(
+    new GetObjectCommand({ Bucket: product.res.bucket, Key: key }),
+  );
+  const text = gunzipSync(
+    Buffer.from(await (out.Body?.transformToByteArray() ?? new Uint8Array())),
+  ).toString();
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+describe('Function: report-fetcher', () => {
+  it('archives the newest reports of every type, every site, and full status snapshots', async () => {
+    const out = await product.run<{ manifests: { date: string; objects: number }[] }>(
+      'report-fetcher',
+    );
+    const reportDay = day(-2);
+    expect(out.manifests).toEqual([expect.objectContaining({ date: reportDay })]);
+    const info = product.emulator.info().gsms[0];
+    const keys = (await product.objects('reports/')).map((o) => o.key);
+    expect(
+      keys.filter((k) => k.startsWith(`reports/gsm-usage/gsm=${product.gsm}/date=${reportDay}/`)),
+    ).toHaveLength(3);
+    expect(keys.filter((k) => k.startsWith('reports/dnsp-usage/'))).toHaveLength(
+      info?.sites.length ?? -1,
+    );
+    const snapshot = await lines(
+      `reports/agent-status/gsm=${product.gsm}/date=${day(0)}/snapshot.ndjson.gz`,
+    );
+    expect(snapshot).toHaveLength(info?.endpointCount ?? -1);
+    expect(new Set(snapshot.map((e) => e.MachineID)).size).toBe(snapshot.length);
+    expect(snapshot[0]).toHaveProperty('OSAndVersions');
+    const sites = await lines(
+      `reports/site-usage/gsm=${product.gsm}/date=${reportDay}/type=ActiveEndpoints/sites.ndjson.gz`,
+    );
+    expect(sites.map((s) => (s.Site as { SiteKey: string }).SiteKey).sort()).toEqual(
+      info?.sites.map((s) => s.key).sort(),
+    );
+  });
+
+  it('leaves the bucket unchanged when the same day is archived again', async () => {
+    const before = await product.objects();
+    await product.run('report-fetcher');
+    expect(await product.objects()).toEqual(before);
+  });
+
+  it('backfills a date range: reports and a manifest per day, no snapshots', async () => {
+    const from = day(-9);
+    const to = day(-7);
+    const out = await product.run<{ manifests: { date: string }[] }>('report-fetcher', {
+      from,
+      to,
+    });
+    expect(out.manifests.map((m) => m.date)).toEqual([day(-9), day(-8), day(-7)]);
+    for (const d of [day(-9), day(-8), day(-7)]) {
+      expect((await product.objects(`manifests/report-fetcher/date=${d}/`)).length).toBe(1);
+      expect(
+        (await product.objects(`reports/gsm-usage/gsm=${product.gsm}/date=${d}/`)).length,
+      ).toBe(3);
+      expect(await product.objects(`reports/agent-status/gsm=${product.gsm}/date=${d}/`)).toEqual(
+        [],
+      );
+    }
+  });
+
+  it('refuses a malformed backfill event with the field at fault', async () => {
+    await expect(
+      product.run('report-fetcher', { from: '2026-13-01', to: day(-3) }),
+    ).rejects.toThrow(/from/);
+    await expect(product.run('report-fetcher', { from: day(-3), to: day(-5) })).rejects.toThrow(
+      /from must not be after to/,
+    );
+  });
+
+  it('records a site that keeps failing in the manifest instead of losing the day', async () => {
+    product.emulator.setFaults([
+      { operation: 'report.site.dnsp', kind: 'status', status: 500, count: 40 },
+    ]);
+    const d = day(-12);
+    await product.run('report-fetcher', { dates: [d] });
+    product.emulator.setFaults([]);
+    const manifest = await product.aws.clients.s3
+      .send(
+        new GetObjectCommand({
+          Bucket: product.res.bucket,
+          Key: `manifests/report-fetcher/date=${d}/gsm=${product.gsm}.json`,
+        }),
+      )
+      .then(async (o) => JSON.parse((await o.Body?.transformToString()) ?? '{}'));
+    expect(manifest.complete).toBe(false);
+    expect(manifest.sites.failed.length).toBeGreaterThan(0);
+    expect(manifest.sites.failed[0].reason).toMatch(/500|internal/i);
+  });
+});
+
+describe('Function: report-fetcher fan-out', () => {
+  it('queues per-site work above the threshold and the site worker archives it', async () => {
+    const d = day(-15);
+    const client = new SkywatchClient({
+      baseUrl: product.emulator.baseUrl,
+      auth: new SecretTokenSource(
+        new SecretStore(product.aws.clients.secrets),
+        product.res.tokenSecretArn,
+      ),
+    });
+    const sites = product.emulator.info().gsms[0]?.sites ?? [];
+    const outcome = await archiveSites(
+      {
+        client,
+        store: new ReportStore(product.aws.clients.s3, product.res.bucket),
+        sqs: product.aws.clients.sqs,
+      },
+      sites.map((s) => ({ gsm: product.gsm, site: s.key, day: d })),
+      { concurrency: 2, fanoutThreshold: 1, queueUrl: product.res.fanoutQueueUrl },
+    );
+    expect(outcome.queued).toHaveLength(sites.length);
+    const received = await product.aws.clients.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: product.res.fanoutQueueUrl, MaxNumberOfMessages: 10 }),
+    );
+    const event: SQSEvent = {
+      Records: (received.Messages ?? []).map((m) => ({
+        messageId: m.MessageId ?? '',
+        body: m.Body ?? '',
+      })) as SQSEvent['Records'],
+    };
+    event.Records.push({ messageId: 'broken', body: '{"gsm":1}' } as SQSEvent['Records'][number]);
+    const result = await product.run<{ batchItemFailures: { itemIdentifier: string }[] }>(
+      'report-site-worker',
+      event,
+    );
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'broken' }]);
+    expect(await product.objects(`reports/dnsp-usage/gsm=${product.gsm}/date=${d}/`)).toHaveLength(
+      event.Records.length - 1,
+    );
+  });
+});
