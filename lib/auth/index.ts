@@ -1,0 +1,12 @@
+export {
+  allOperationScopes,
+  baseUrlScope,
+  hasScope,
+  missingScopes,
+  parseScope,
+  SCOPES,
+} from './scopes.js';
+export { StaticTokenSource, type TokenLoader } from './static-token.js';
+export { basicAuthorization, type ClientCredentials, requestToken } from './token-endpoint.js';
+export { TokenManager, type TokenManagerOptions } from './token-manager.js';
+export type { AccessToken, TokenSet, TokenSource } from './token-source.js';

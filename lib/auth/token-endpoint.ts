@@ -1,0 +1,98 @@
+import { AuthError, SchemaError } from '../errors/errors.js';
+import { registerSecret } from '../errors/redact.js';
+import type { Transport } from '../http/transport.js';
+import { OAuthErrorBody, TokenResponse } from '../schemas/token.js';
+import { parseScope } from './scopes.js';
+import type { TokenSet } from './token-source.js';
+
+/** The application's credentials at the token endpoint. */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  /** HTTP Basic (RFC 6749 §2.3.1, recommended) or body fields. @default 'basic' */
+  clientAuth?: 'basic' | 'body';
+}
+
+/** application/x-www-form-urlencoded encoding of one value (RFC 6749 §2.3.1 asks for it). */
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
+}
+
+/**
+ * The Basic header value for client credentials: id and secret form-encoded, then Base64.
+ *
+ * @example
+ * basicAuthorization('my app', 's3cr:t'); // 'Basic bXkrYXBwOnMzY3IlM0F0'
+ */
+export function basicAuthorization(clientId: string, clientSecret: string): string {
+  return `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`).toString('base64')}`;
+}
+
+/**
+ * Posts one grant to the token endpoint and returns the token set. Failures raise AuthError
+ * with the RFC 6749 error code (`invalid_grant`, `invalid_client`, `invalid_scope`, …).
+ *
+ * @example
+ * const tokens = await requestToken(transport, tokenUrl, client, { grant_type: 'password', … });
+ */
+export async function requestToken(
+  transport: Transport,
+  tokenUrl: string,
+  client: ClientCredentials,
+  params: Record<string, string>,
+  /** Scopes to assume when the answer names none (RFC 6749 §5.1: the requested ones). */
+  assumedScopes: readonly string[] = parseScope(params.scope),
+): Promise<TokenSet> {
+  registerSecret(client.clientSecret);
+  for (const key of ['password', 'refresh_token', 'subject_token']) registerSecret(params[key]);
+  const form = new URLSearchParams(params);
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+  if ((client.clientAuth ?? 'basic') === 'basic') {
+    headers.authorization = basicAuthorization(client.clientId, client.clientSecret);
+  } else {
+    form.set('client_id', client.clientId);
+    form.set('client_secret', client.clientSecret);
+  }
+  const res = await transport.send({
+    method: 'POST',
+    url: tokenUrl,
+    headers,
+    body: form.toString(),
+  });
+  let body: unknown;
+  try {
+    body = JSON.parse(res.text);
+  } catch (error) {
+    if (res.status === 200)
+      throw new SchemaError('Token response is not JSON', '(root)', { cause: error });
+  }
+  if (res.status !== 200) {
+    const parsed = OAuthErrorBody.safeParse(body);
+    const code = parsed.success ? parsed.data.error : 'server_error';
+    const description = parsed.success ? parsed.data.error_description : undefined;
+    throw new AuthError(
+      `Token request (${params.grant_type}) failed with HTTP ${res.status}: ${code}${description ? ` (${description})` : ''}`,
+      code,
+      { status: res.status, ...(description ? { description } : {}) },
+    );
+  }
+  const parsed = TokenResponse.safeParse(body);
+  if (!parsed.success) {
+    const path = parsed.error.issues[0]?.path.join('.') ?? '(root)';
+    throw new SchemaError(`Token response breaks its schema at ${path}`, path, {
+      cause: parsed.error,
+    });
+  }
+  const t = parsed.data;
+  registerSecret(t.access_token);
+  registerSecret(t.refresh_token);
+  return {
+    accessToken: t.access_token,
+    ...(t.refresh_token ? { refreshToken: t.refresh_token } : {}),
+    expiresAt: transport.clock.now() + t.expires_in * 1000,
+    scopes: t.scope === undefined ? [...assumedScopes] : parseScope(t.scope),
+  };
+}

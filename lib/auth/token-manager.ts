@@ -1,0 +1,180 @@
+import { AuthError, SkywatchError } from '../errors/errors.js';
+import type { Transport } from '../http/transport.js';
+import { missingScopes } from './scopes.js';
+import { type ClientCredentials, requestToken } from './token-endpoint.js';
+import type { AccessToken, TokenSet, TokenSource } from './token-source.js';
+
+export interface TokenManagerOptions extends ClientCredentials {
+  /** `{auth_url}/auth/token`. */
+  tokenUrl: string;
+  /** Scopes to ask for (space-delimited on the wire). */
+  scopes: readonly string[];
+  /** Password grant credentials; also the fallback when a refresh token is dead. */
+  username?: string;
+  password?: string;
+  /** Token-exchange grant: the identity provider's JWT (a function so it can be fresh). */
+  subjectToken?: string | (() => Promise<string> | string);
+  /** @default 'jwt' */
+  subjectTokenType?: string;
+  /** A refresh token to start from (e.g. read from Secrets Manager). */
+  refreshToken?: string;
+  /**
+   * Persists a new token pair. Awaited before the pair is used, so a crash can never leave only
+   * a dead refresh token saved; if it throws, the pair is not used.
+   */
+  onTokens?: (tokens: TokenSet) => Promise<void> | void;
+  /** Renew this many seconds before expiry. @default 30 */
+  skewSeconds?: number;
+}
+
+type Grant = 'password' | 'token_exchange' | 'refresh_token';
+
+/**
+ * Obtains, caches and renews access tokens: renews ahead of expiry, shares one token request
+ * among concurrent callers, rotates refresh tokens through `onTokens`, and falls back to the
+ * password grant when a refresh token is dead.
+ *
+ * @example
+ * const tokens = new TokenManager(transport, { tokenUrl, clientId, clientSecret,
+ *   username, password, scopes: ['SkyStatus.GSM'] });
+ * const { value } = await tokens.getToken();
+ */
+export class TokenManager implements TokenSource {
+  private current: TokenSet | undefined;
+  private refreshToken: string | undefined;
+  private inflight: Promise<TokenSet> | undefined;
+  private invalidated = false;
+  // Survives invalidate(): a refresh answer without `scope` keeps these.
+  private lastScopes: string[] | undefined;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly options: TokenManagerOptions,
+  ) {
+    this.refreshToken = options.refreshToken;
+  }
+
+  async getToken(): Promise<AccessToken> {
+    const skew = (this.options.skewSeconds ?? 30) * 1000;
+    const now = this.transport.clock.now();
+    if (this.current && now < this.current.expiresAt - skew) return this.toAccess(this.current);
+    const reason = this.invalidated ? 'invalidated' : this.current ? 'expiring' : 'initial';
+    this.inflight ??= this.renew(reason).finally(() => {
+      this.inflight = undefined;
+    });
+    return this.toAccess(await this.inflight);
+  }
+
+  invalidate(token: string): void {
+    if (this.current?.accessToken === token) {
+      this.current = undefined;
+      this.invalidated = true;
+    }
+  }
+
+  /** Scopes of the current token (empty before the first one). */
+  grantedScopes(): string[] {
+    return [...(this.current?.scopes ?? [])];
+  }
+
+  /** Requested scopes the service did not grant. */
+  missingScopes(): string[] {
+    return this.current ? missingScopes(this.options.scopes, this.current.scopes) : [];
+  }
+
+  /** The refresh token now in use (after rotation, the newest). */
+  currentRefreshToken(): string | undefined {
+    return this.refreshToken;
+  }
+
+  private toAccess(t: TokenSet): AccessToken {
+    return { value: t.accessToken, scopes: t.scopes, expiresAt: t.expiresAt };
+  }
+
+  private async renew(reason: 'initial' | 'expiring' | 'invalidated'): Promise<TokenSet> {
+    let tokens: TokenSet;
+    if (this.refreshToken) {
+      try {
+        tokens = await this.grant('refresh_token', reason);
+      } catch (error) {
+        const dead = error instanceof AuthError && error.code === 'invalid_grant';
+        if (!dead || !this.canUsePassword()) throw error;
+        this.refreshToken = undefined;
+        this.transport.events.emit('tokenFallback', {
+          from: 'refresh_token',
+          to: 'password',
+          error: error.code,
+        });
+        tokens = await this.grant('password', reason);
+      }
+    } else if (this.canUsePassword()) {
+      tokens = await this.grant('password', reason);
+    } else if (this.options.subjectToken !== undefined) {
+      tokens = await this.grant('token_exchange', reason);
+    } else {
+      throw new AuthError(
+        'No way to obtain a token: give credentials, a subject token or a refresh token',
+        'no_credentials',
+      );
+    }
+    if (this.options.onTokens) {
+      try {
+        await this.options.onTokens(tokens);
+      } catch (error) {
+        throw new SkywatchError('onTokens failed to persist the new token pair; it was not used', {
+          cause: error,
+        });
+      }
+    }
+    if (tokens.refreshToken) this.refreshToken = tokens.refreshToken;
+    this.current = tokens;
+    this.lastScopes = tokens.scopes;
+    this.invalidated = false;
+    const missing = missingScopes(this.options.scopes, tokens.scopes);
+    if (missing.length > 0) {
+      this.transport.events.emit('scopesReduced', {
+        requested: [...this.options.scopes],
+        granted: tokens.scopes,
+        missing,
+      });
+    }
+    return tokens;
+  }
+
+  private canUsePassword(): boolean {
+    return this.options.username !== undefined && this.options.password !== undefined;
+  }
+
+  private async grant(
+    grant: Grant,
+    reason: 'initial' | 'expiring' | 'invalidated',
+  ): Promise<TokenSet> {
+    const o = this.options;
+    const scope = o.scopes.join(' ');
+    let params: Record<string, string>;
+    if (grant === 'refresh_token') {
+      // Omitted scope means the original grant's scopes; asking again could fail as invalid_scope.
+      params = { grant_type: 'refresh_token', refresh_token: this.refreshToken ?? '' };
+    } else if (grant === 'password') {
+      params = {
+        grant_type: 'password',
+        username: o.username ?? '',
+        password: o.password ?? '',
+        scope,
+      };
+    } else {
+      const subject =
+        typeof o.subjectToken === 'function' ? await o.subjectToken() : (o.subjectToken ?? '');
+      params = {
+        grant_type: 'token_exchange',
+        subject_token: subject,
+        subject_token_type: o.subjectTokenType ?? 'jwt',
+        scope,
+      };
+    }
+    this.transport.events.emit('tokenRenewal', { grant, reason });
+    // A refresh without `scope` keeps the original grant's scopes.
+    const assumed = grant === 'refresh_token' ? (this.lastScopes ?? o.scopes) : o.scopes;
+    return requestToken(this.transport, o.tokenUrl, o, params, assumed);
+  }
+}

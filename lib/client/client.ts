@@ -1,0 +1,122 @@
+import { allOperationScopes } from '../auth/scopes.js';
+import { StaticTokenSource } from '../auth/static-token.js';
+import { TokenManager, type TokenManagerOptions } from '../auth/token-manager.js';
+import type { TokenSource } from '../auth/token-source.js';
+import { ValidationError } from '../errors/errors.js';
+import { type Clock, systemClock } from '../http/clock.js';
+import type { DeadlineOptions } from '../http/deadline.js';
+import { ClientEmitter, type ClientHooks } from '../http/events.js';
+import type { RetryOptions } from '../http/retry.js';
+import { Transport } from '../http/transport.js';
+import type { WindowLimits } from '../validation/dates.js';
+import { userAgent } from '../version.js';
+import type { ClientContext, Format } from './context.js';
+import { ClientOperations } from './operations.js';
+
+/** Credentials for a TokenManager the client builds (token URL and scopes filled in). */
+export type CredentialsAuth = Omit<TokenManagerOptions, 'tokenUrl' | 'scopes'> & {
+  /** @default every scope the client's operations use */
+  scopes?: readonly string[];
+  /** @default `${authUrl}/auth/token` */
+  tokenUrl?: string;
+};
+
+export interface SkywatchClientOptions extends DeadlineOptions {
+  /** `{base_url}`, e.g. `https://host/service` (a trailing slash is ignored). */
+  baseUrl: string;
+  /** `{auth_url}`; needed when `auth` holds credentials. */
+  authUrl?: string;
+  /** A token source (TokenManager, StaticTokenSource, your own), a token, or credentials. */
+  auth: TokenSource | CredentialsAuth | string;
+  /** Appended to the User-Agent, e.g. the function's name. */
+  userAgentSuffix?: string;
+  /** @default 10000 */
+  attemptTimeoutMs?: number;
+  retry?: RetryOptions;
+  clock?: Clock;
+  hooks?: ClientHooks;
+  /** Representation of 4.8–4.10. @default 'json' */
+  format?: Format;
+  /** Limits of the 4.9 window. @default { maxRangeDays: 30, historyDays: 90 } */
+  blockedUrlLimits?: WindowLimits;
+  /** Fail before sending when the token's granted scopes lack the operation's. @default true */
+  checkScopes?: boolean;
+}
+
+function isTokenSource(auth: unknown): auth is TokenSource {
+  return typeof (auth as TokenSource).getToken === 'function';
+}
+
+/**
+ * The Skywatch service client: every operation of 4.1–4.10, typed and validated, over one
+ * transport and one token source.
+ *
+ * @example
+ * const client = new SkywatchClient({ baseUrl, authUrl, auth: { clientId, clientSecret,
+ *   username, password } });
+ * const report = await client.gsmUsageReport('ABCD-1234-EFGH-5678-IJKL');
+ */
+export class SkywatchClient extends ClientOperations {
+  readonly events: ClientEmitter;
+  readonly transport: Transport;
+  readonly tokens: TokenSource;
+
+  constructor(options: SkywatchClientOptions) {
+    const baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const clock = options.clock ?? systemClock;
+    const events = new ClientEmitter(options.hooks);
+    const transport = new Transport({
+      userAgent: userAgent(options.userAgentSuffix),
+      clock,
+      events,
+      ...(options.attemptTimeoutMs === undefined
+        ? {}
+        : { attemptTimeoutMs: options.attemptTimeoutMs }),
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+      ...(options.remainingTimeMs === undefined
+        ? {}
+        : { remainingTimeMs: options.remainingTimeMs }),
+      ...(options.reserveMs === undefined ? {} : { reserveMs: options.reserveMs }),
+    });
+    let tokens: TokenSource;
+    if (typeof options.auth === 'string') tokens = new StaticTokenSource(options.auth);
+    else if (isTokenSource(options.auth)) tokens = options.auth;
+    else {
+      const authUrl = options.authUrl?.replace(/\/+$/, '');
+      const tokenUrl = options.auth.tokenUrl ?? (authUrl ? `${authUrl}/auth/token` : undefined);
+      if (!tokenUrl)
+        throw new ValidationError('authUrl', 'is required when auth holds credentials');
+      tokens = new TokenManager(transport, {
+        ...options.auth,
+        tokenUrl,
+        scopes: options.auth.scopes ?? allOperationScopes(baseUrl),
+      });
+    }
+    const ctx: ClientContext = {
+      baseUrl,
+      transport,
+      tokens,
+      clock,
+      format: options.format ?? 'json',
+      blockedUrlLimits: options.blockedUrlLimits ?? {},
+      checkScopes: options.checkScopes ?? true,
+    };
+    super(ctx);
+    this.events = events;
+    this.transport = transport;
+    this.tokens = tokens;
+  }
+
+  /** Scopes granted to the current token, when the token source knows them. */
+  async grantedScopes(): Promise<string[]> {
+    return [...((await this.tokens.getToken()).scopes ?? [])];
+  }
+
+  /** Requested scopes the service did not grant (TokenManager only; else empty). */
+  async missingScopes(): Promise<string[]> {
+    if (!(this.tokens instanceof TokenManager)) return [];
+    await this.tokens.getToken();
+    return this.tokens.missingScopes();
+  }
+}

@@ -1,0 +1,25 @@
+import type { TokenSource } from '../auth/token-source.js';
+import type { Clock } from '../http/clock.js';
+import type { Transport } from '../http/transport.js';
+import type { WindowLimits } from '../validation/dates.js';
+
+/** Representation of 4.8, 4.9 and 4.10 (the others are JSON only). */
+export type Format = 'json' | 'xml';
+
+/** What the operation functions share. */
+export interface ClientContext {
+  baseUrl: string;
+  transport: Transport;
+  tokens: TokenSource;
+  clock: Clock;
+  format: Format;
+  blockedUrlLimits: WindowLimits;
+  /** Check a token's granted scopes before each request. */
+  checkScopes: boolean;
+}
+
+/** Options every operation takes. */
+export interface CallOptions {
+  /** Deadline of this call (overrides the client's). */
+  deadline?: Date | number;
+}

@@ -1,0 +1,119 @@
+import { XMLValidator } from 'fast-xml-parser';
+import type { z } from 'zod';
+import { hasScope } from '../auth/scopes.js';
+import type { AccessToken } from '../auth/token-source.js';
+import { AuthError, SchemaError } from '../errors/errors.js';
+import { redactUrl } from '../errors/redact.js';
+import { BROKEN, type HttpResponse } from '../http/transport.js';
+import { parseResponse } from '../schemas/common.js';
+import { buildXml, parseXml, type XmlModel } from '../xml/codec.js';
+import type { CallOptions, ClientContext } from './context.js';
+import { errorFromResponse } from './response-errors.js';
+
+export interface Operation<S extends z.ZodType> {
+  method: 'GET' | 'POST';
+  /** Path under baseUrl, segments already encoded. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  scope: string;
+  schema: S;
+  model: string;
+  /** XML models when the XML representation is chosen. */
+  xml?: { response: XmlModel<S>; request?: XmlModel };
+  body?: unknown;
+  call?: CallOptions;
+}
+
+/**
+ * Joins baseUrl, path and query; undefined query values are left out.
+ *
+ * @example
+ * buildUrl('http://h/service', '/api/x', { batchSize: 50 }); // 'http://h/service/api/x?batchSize=50'
+ */
+export function buildUrl(
+  baseUrl: string,
+  path: string,
+  query: Operation<z.ZodType>['query'] = {},
+): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) search.set(k, String(v));
+  const qs = search.toString();
+  return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
+}
+
+function checkScope(ctx: ClientContext, token: AccessToken, scope: string, url: string): void {
+  if (!ctx.checkScopes || !token.scopes) return;
+  if (!hasScope(token.scopes, scope)) {
+    throw new AuthError(
+      `${redactUrl(url)}: the token lacks scope ${scope}; ask for it when obtaining the token`,
+      'insufficient_scope',
+      { scope },
+    );
+  }
+}
+
+function decodeJson(text: string): unknown {
+  return JSON.parse(text);
+}
+
+function decodeXml(text: string): unknown {
+  const result = XMLValidator.validate(text, { allowBooleanAttributes: true });
+  if (result !== true) throw new Error(result.err.msg);
+  return text;
+}
+
+/**
+ * Runs one operation: token and scope check, request with retries, one token refresh and
+ * replay after a 401, error mapping, and schema validation of the answer.
+ *
+ * @example
+ * const report = await execute(ctx, { method: 'GET', path, scope, schema, model: 'UsageReportGSM' });
+ */
+export async function execute<S extends z.ZodType>(
+  ctx: ClientContext,
+  op: Operation<S>,
+): Promise<z.output<S>> {
+  const url = buildUrl(ctx.baseUrl, op.path, op.query);
+  const headers: Record<string, string> = {
+    accept: op.xml ? 'application/xml' : 'application/json',
+  };
+  let body: string | undefined;
+  if (op.body !== undefined) {
+    if (op.xml?.request) {
+      headers['content-type'] = 'application/xml; charset=utf-8';
+      body = buildXml(op.xml.request, op.body);
+    } else {
+      headers['content-type'] = 'application/json; charset=utf-8';
+      body = JSON.stringify(op.body);
+    }
+  }
+  const send = async (token: AccessToken): Promise<HttpResponse> => {
+    checkScope(ctx, token, op.scope, url);
+    return ctx.transport.send({
+      method: op.method,
+      url,
+      headers: { ...headers, authorization: `Bearer ${token.value}` },
+      ...(body === undefined ? {} : { body }),
+      decode: op.xml ? decodeXml : decodeJson,
+      ...(op.call?.deadline === undefined ? {} : { deadline: { deadline: op.call.deadline } }),
+    });
+  };
+  let token = await ctx.tokens.getToken();
+  let res = await send(token);
+  if (res.status === 401) {
+    // The token was revoked or expired early: a 401 means the request was not processed, so one
+    // replay with a fresh token is safe even for the POST.
+    ctx.tokens.invalidate(token.value);
+    token = await ctx.tokens.getToken();
+    res = await send(token);
+  }
+  if (res.status < 200 || res.status >= 300) throw errorFromResponse(res, op.method, url);
+  if (res.decoded === BROKEN) {
+    throw new SchemaError(
+      `${op.method} ${redactUrl(url)}: response ${op.model} is cut short or not ${op.xml ? 'XML' : 'JSON'}`,
+      '(root)',
+    );
+  }
+  if (op.xml) return parseXml(op.xml.response, res.text);
+  return parseResponse(op.schema, res.decoded, op.model);
+}

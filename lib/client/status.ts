@@ -1,0 +1,113 @@
+import { baseUrlScope, SCOPES } from '../auth/scopes.js';
+import { type Page, Paginator, type PagingOptions } from '../paging/paginator.js';
+import type { AgentStatus, AgentStatusGroup } from '../schemas/agent-status.js';
+import type { DNSPAgentStatus } from '../schemas/dnsp-status.js';
+import { AgentStatusPage, DNSPStatusPage } from '../schemas/paged.js';
+import { type DateInput, validateModifiedSince } from '../validation/dates.js';
+import {
+  validateBatchSize,
+  validateKeycode,
+  validateMachineId,
+  validateReturnedInfo,
+} from '../validation/identifiers.js';
+import type { CallOptions, ClientContext } from './context.js';
+import { execute } from './execute.js';
+
+/** Options of 4.2 / 4.4 (and the base of 4.1 / 4.3). */
+export interface DnspStatusOptions extends PagingOptions, CallOptions {
+  /** Only this endpoint; otherwise every endpoint. */
+  machineId?: string;
+  /** Only entries modified (4.4) or with traffic (4.2) at or after this instant. */
+  modifiedSince?: DateInput;
+  /** Entries per page, 1–1000. @default 50 (the service's default; not sent) */
+  batchSize?: number;
+}
+
+/** Options of 4.1 / 4.3. */
+export interface AgentStatusOptions extends DnspStatusOptions {
+  /** Groups to return. @default every group */
+  returnedInfo?: readonly AgentStatusGroup[];
+}
+
+type Kind = 'site' | 'gsm';
+
+function query(options: AgentStatusOptions) {
+  return {
+    ...(options.machineId === undefined ? {} : { machineId: validateMachineId(options.machineId) }),
+    ...(options.returnedInfo === undefined
+      ? {}
+      : { returnedInfo: validateReturnedInfo(options.returnedInfo) }),
+    ...(options.modifiedSince === undefined
+      ? {}
+      : { modifiedSince: validateModifiedSince(options.modifiedSince) }),
+    ...(options.batchSize === undefined ? {} : { batchSize: validateBatchSize(options.batchSize) }),
+  };
+}
+
+function paginate<E>(
+  ctx: ClientContext,
+  path: string,
+  scope: string,
+  q: Record<string, string | number>,
+  schema: typeof AgentStatusPage | typeof DNSPStatusPage,
+  model: string,
+  options: PagingOptions & CallOptions,
+): Paginator<E> {
+  return new Paginator<E>(async (continuation) => {
+    // Follow the token with the same query rather than ContinuationURI: the URI's host is the
+    // service's to choose, the token is all the paging state there is.
+    const env = await execute(ctx, {
+      method: 'GET',
+      path,
+      query: { ...q, continuation },
+      scope,
+      schema,
+      model,
+      ...(options.deadline === undefined ? {} : { call: { deadline: options.deadline } }),
+    });
+    const { QueryResults, ...raw } = env;
+    return {
+      entries: QueryResults as E[],
+      continuationToken: env.ContinuationToken,
+      raw,
+    } as Page<E>;
+  }, options);
+}
+
+/**
+ * 4.1 / 4.3: agent status of a site's or a GSM's endpoints, as a lazy paginator.
+ * Inputs are validated here, before any request.
+ *
+ * @example
+ * for await (const e of agentStatus(ctx, 'gsm', key, { returnedInfo: ['BasicInfo'] })) …
+ */
+export function agentStatus(
+  ctx: ClientContext,
+  kind: Kind,
+  keyCode: string,
+  options: AgentStatusOptions = {},
+): Paginator<AgentStatus> {
+  const key = validateKeycode(keyCode);
+  const scope = kind === 'site' ? baseUrlScope(ctx.baseUrl) : SCOPES.gsm;
+  const path = `/api/status/${kind}/${encodeURIComponent(key)}`;
+  return paginate(ctx, path, scope, query(options), AgentStatusPage, 'AgentStatus page', options);
+}
+
+/**
+ * 4.2 / 4.4: DNSP status of a site's or a GSM's endpoints, as a lazy paginator.
+ *
+ * @example
+ * const page = await dnspStatus(ctx, 'site', key, { batchSize: 100 }).firstPage();
+ */
+export function dnspStatus(
+  ctx: ClientContext,
+  kind: Kind,
+  keyCode: string,
+  options: DnspStatusOptions = {},
+): Paginator<DNSPAgentStatus> {
+  const key = validateKeycode(keyCode);
+  const scope = kind === 'site' ? baseUrlScope(ctx.baseUrl) : SCOPES.gsm;
+  const path = `/api/status/${kind}/dnsp/${encodeURIComponent(key)}`;
+  const { returnedInfo: _ignored, ...q } = query(options);
+  return paginate(ctx, path, scope, q, DNSPStatusPage, 'DNSPAgentStatus page', options);
+}

@@ -1,0 +1,168 @@
+import { inspect } from 'node:util';
+import { redact, redactUrl, redactValue } from './redact.js';
+
+/** RFC 9457 problem details as the service sends them (see docs/service-choices.md). */
+export interface ProblemDetails {
+  type?: string;
+  title?: string;
+  status?: number;
+  code?: string;
+  detail?: string;
+  errors?: Record<string, string[]>;
+  traceId?: string;
+  [key: string]: unknown;
+}
+
+function describeCause(cause: unknown): unknown {
+  if (cause instanceof SkywatchError) return cause.toJSON();
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return {
+      name: cause.name,
+      message: redact(cause.message),
+      ...(code ? { code } : {}),
+      ...(cause.cause ? { cause: describeCause(cause.cause) } : {}),
+    };
+  }
+  return cause === undefined ? undefined : redact(String(cause));
+}
+
+/**
+ * Root of every error the client throws. Messages are redacted when built, and `toJSON` /
+ * `util.inspect` show only redacted fields, because loggers serialise errors in both ways.
+ */
+export class SkywatchError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    // Redacted before Error sees it, so the stack header is clean as well.
+    super(redact(message), options);
+  }
+
+  /** Fields safe to log; subclasses add theirs. */
+  toJSON(): Record<string, unknown> {
+    const own: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(this)) if (k !== 'cause') own[k] = redactValue(v);
+    return { name: this.name, message: this.message, ...own, cause: describeCause(this.cause) };
+  }
+
+  [inspect.custom](): string {
+    const stack = (this.stack ?? '').split('\n').slice(1).join('\n');
+    return `${this.name}: ${this.message} ${inspect(this.toJSON(), { depth: 6 })}\n${stack}`;
+  }
+}
+
+/** An input broke a rule; raised before any request is sent. */
+export class ValidationError extends SkywatchError {
+  constructor(
+    readonly field: string,
+    readonly rule: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Invalid ${field}: ${rule}`, options);
+    this.name = 'ValidationError';
+  }
+}
+
+/** Token request refused, token rejected, or a scope missing. `code` is the RFC 6749/6750 code. */
+export class AuthError extends SkywatchError {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly details: { status?: number; scope?: string; description?: string } = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'AuthError';
+  }
+
+  get status(): number | undefined {
+    return this.details.status;
+  }
+
+  /** The scope named by an `insufficient_scope` failure. */
+  get scope(): string | undefined {
+    return this.details.scope;
+  }
+}
+
+/** The service answered with an error status. `path` has query secrets redacted. */
+export class HttpError extends SkywatchError {
+  readonly path: string;
+  constructor(
+    readonly status: number,
+    readonly method: string,
+    url: string,
+    readonly problem: ProblemDetails | undefined,
+    options?: { cause?: unknown },
+  ) {
+    const path = redactUrl(url);
+    const what = problem?.detail ?? problem?.title ?? 'no details';
+    super(`${method} ${path} failed with HTTP ${status}: ${what}`, options);
+    this.name = 'HttpError';
+    this.path = path;
+  }
+}
+
+/** HTTP 429 after retries ran out. `retryAfter` is in milliseconds, when the service said. */
+export class RateLimitError extends HttpError {
+  constructor(
+    method: string,
+    url: string,
+    problem: ProblemDetails | undefined,
+    readonly retryAfter: number | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(429, method, url, problem, options);
+    this.name = 'RateLimitError';
+  }
+}
+
+/** An attempt or the overall deadline ran out. */
+export class TimeoutError extends SkywatchError {
+  constructor(
+    message: string,
+    readonly kind: 'attempt' | 'deadline',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** The connection failed or broke. `connect` is true when no byte can have reached the server. */
+export class NetworkError extends SkywatchError {
+  constructor(
+    message: string,
+    readonly connect: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'NetworkError';
+  }
+}
+
+/** A response broke its schema; `path` names the field, e.g. `QueryResults[3].BasicInfo.Infected`. */
+export class SchemaError extends SkywatchError {
+  constructor(
+    message: string,
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SchemaError';
+  }
+}
+
+// Names live on the prototypes too, so the stack header captured inside `super()` already
+// carries the subclass name (and survives minifiers that rename classes).
+for (const [cls, name] of [
+  [SkywatchError, 'SkywatchError'],
+  [ValidationError, 'ValidationError'],
+  [AuthError, 'AuthError'],
+  [HttpError, 'HttpError'],
+  [RateLimitError, 'RateLimitError'],
+  [TimeoutError, 'TimeoutError'],
+  [NetworkError, 'NetworkError'],
+  [SchemaError, 'SchemaError'],
+] as const) {
+  Object.defineProperty(cls.prototype, 'name', { value: name, writable: true, configurable: true });
+}

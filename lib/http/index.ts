@@ -1,0 +1,23 @@
+export { type Clock, systemClock } from './clock.js';
+export { type DeadlineOptions, resolveDeadline } from './deadline.js';
+export {
+  ClientEmitter,
+  type ClientEvents,
+  type ClientHooks,
+  type EventName,
+  type Listener,
+} from './events.js';
+export {
+  backoffDelay,
+  DEFAULT_RETRY,
+  isConnectError,
+  isRetryableStatus,
+  parseRetryAfter,
+  type RetryOptions,
+} from './retry.js';
+export {
+  type HttpRequest,
+  type HttpResponse,
+  Transport,
+  type TransportOptions,
+} from './transport.js';

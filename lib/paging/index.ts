@@ -1,0 +1,1 @@
+export { type Page, type PageFetcher, Paginator, type PagingOptions } from './paginator.js';

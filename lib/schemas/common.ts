@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { SchemaError } from '../errors/errors.js';
+
+/** ISO 8601 instant as the service renders it (`2026-06-15T12:00:00Z`, offsets allowed). */
+export const DateTime = z.iso.datetime({ offset: true });
+export const Int = z.number().int();
+export const Keycode = z.string();
+export const Uuid = z.string();
+
+/**
+ * Formats a zod issue path the way people read JSON: `QueryResults[3].BasicInfo.Infected`.
+ *
+ * @example
+ * formatPath(['QueryResults', 3, 'BasicInfo']); // 'QueryResults[3].BasicInfo'
+ */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || '(root)';
+}
+
+/**
+ * Validates a response body, raising a SchemaError that names the first failing field.
+ *
+ * @example
+ * const report = parseResponse(UsageReportGSM, body, 'UsageReportGSM');
+ */
+export function parseResponse<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  model: string,
+): z.output<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = formatPath(issue?.path ?? []);
+  throw new SchemaError(
+    `Response ${model} breaks its schema at ${path}: ${issue?.message ?? 'invalid'}`,
+    path,
+    { cause: result.error },
+  );
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { DateTime, Int, Keycode, Uuid } from './common.js';
+
+/** DNSP status entry (2.3). */
+export const DNSPAgentStatus = z.looseObject({
+  HostName: z.string(),
+  IsVirtualMachine: z.boolean(),
+  DNSAgentStatus: z.string(),
+  InstalledDate: DateTime,
+  UninstalledDate: DateTime.nullable(),
+  AgentVersion: z.string(),
+  LastSeenDate: DateTime,
+  LastModifiedDate: DateTime,
+  TrafficCountLast24Hours: Int,
+  DNSPolicyID: Uuid,
+  DNSPolicyName: z.string(),
+  MachineID: z.string(),
+  KC: Keycode,
+  MasterKC: Keycode,
+});
+export type DNSPAgentStatus = z.infer<typeof DNSPAgentStatus>;

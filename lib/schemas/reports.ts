@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { DateTime, Int, Keycode, Uuid } from './common.js';
+
+/** GSM usage report (2.4). */
+export const UsageReportGSM = z.looseObject({
+  ReportInfo: z.looseObject({
+    ReportType: z.string(),
+    EffectiveDate: DateTime,
+    GSMKey: Keycode,
+  }),
+  GSM: z.looseObject({
+    GSMConsoleName: z.string(),
+    LicenseType: z.string(),
+    ExpiryDate: DateTime,
+    TotalSitesWithoutTrial: Int,
+    TotalTrialSites: Int,
+    TotalEndpointsWithoutTrial: Int,
+    TotalTrialEndpoints: Int,
+  }),
+});
+export type UsageReportGSM = z.infer<typeof UsageReportGSM>;
+
+/** ReportInfo of 2.5 and 2.6. */
+export const SitesReportInfo = z.looseObject({
+  Count: Int,
+  SiteKeyFilter: z.string().nullable(),
+  ReportType: z.string(),
+  EffectiveDate: DateTime,
+  GSMKey: Keycode,
+});
+
+export const UsageReportSiteEntry = z.looseObject({
+  SiteId: Uuid,
+  SiteKey: Keycode,
+  SiteName: z.string(),
+  LicenseType: z.string(),
+  ExpiryDate: DateTime,
+  SiteState: z.string(),
+  SiteStateChangedDate: DateTime,
+  TotalEndpoints: Int,
+});
+
+/** GSM site-level usage report (2.5); also the known part of 4.7's answer. */
+export const UsageReportSites = z.looseObject({
+  ReportInfo: SitesReportInfo,
+  Sites: z.array(UsageReportSiteEntry),
+});
+export type UsageReportSites = z.infer<typeof UsageReportSites>;
+
+/**
+ * 4.7 (shape not in the spec): typed as 2.5 narrowed to one site. Every part is loose, and
+ * `Sites` optional, so an answer of another shape still passes with its fields kept.
+ */
+export const UsageReportSite = z.looseObject({
+  ReportInfo: SitesReportInfo.partial().loose(),
+  Sites: z.array(UsageReportSiteEntry).optional(),
+});
+export type UsageReportSite = z.infer<typeof UsageReportSite>;
+
+export const UsageReportSitesDNSPSiteEntry = z.looseObject({
+  SiteId: Uuid,
+  SiteKey: Keycode,
+  SiteName: z.string(),
+  SiteLicenseType: z.string(),
+  SiteExpiryDate: DateTime,
+  SiteState: z.string(),
+  SiteStateChangedDate: DateTime,
+  DNSPEnabled: z.boolean(),
+  DNSPLicenseType: z.string(),
+  DNSPExpiryDate: DateTime,
+  TotalDNSPDevicesProxy: Int,
+  TotalDNSPDevicesActual: Int,
+  TotalDNSPAgentlessRequests: Int,
+  TotalDNSPAgents: Int,
+});
+
+/** DNSP site usage report (2.6). */
+export const UsageReportSiteDNSP = z.looseObject({
+  ReportInfo: SitesReportInfo,
+  Sites: z.array(UsageReportSitesDNSPSiteEntry),
+});
+export type UsageReportSiteDNSP = z.infer<typeof UsageReportSiteDNSP>;

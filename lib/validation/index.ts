@@ -1,0 +1,20 @@
+export { validateCartRequest } from './cart.js';
+export {
+  type DateInput,
+  validateBlockedWindow,
+  validateEffectiveDate,
+  validateModifiedSince,
+  type WindowLimits,
+} from './dates.js';
+export {
+  DNSP_REPORT_TYPES,
+  type DnspReportType,
+  GSM_REPORT_TYPES,
+  type GsmReportType,
+  validateBatchSize,
+  validateKeycode,
+  validateMachineId,
+  validateReportType,
+  validateReturnedInfo,
+  validateSiteId,
+} from './identifiers.js';

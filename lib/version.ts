@@ -1,0 +1,16 @@
+/**
+ * Client version. A constant rather than a read of package.json: esbuild bundles of the Lambda
+ * functions have no package.json next to them at run time. Keep in step with package.json.
+ */
+export const VERSION = '0.1.0';
+
+/**
+ * Builds the User-Agent the service asks every client to send.
+ *
+ * @example
+ * userAgent('report-fetcher'); // 'Skywatch/0.1.0 (+https://github.com/skywatch) node/v20.11.0 report-fetcher'
+ */
+export function userAgent(suffix?: string): string {
+  const base = `Skywatch/${VERSION} (+https://github.com/skywatch) node/${process.version}`;
+  return suffix ? `${base} ${suffix}` : base;
+}

@@ -1,0 +1,7 @@
+export { buildXml, parseXml, type XmlModel } from './codec.js';
+export {
+  BLOCKED_URLS_XML,
+  CART_REQUEST_XML,
+  CART_RESPONSE_XML,
+  DNSP_REPORT_XML,
+} from './models.js';

@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+
+/** The parts of a zod 4 definition the XML codec needs; read through `_zod.def`. */
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  options?: z.ZodType[];
+  in?: z.ZodType;
+}
+
+function def(schema: z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
+
+export type Kind =
+  | { kind: 'object'; shape: Record<string, z.ZodType> }
+  | { kind: 'array'; element: z.ZodType }
+  | { kind: 'number' | 'boolean' | 'string' | 'other' };
+
+/**
+ * Looks through wrappers (optional, nullable, default, pipe) to the schema's value kind and
+ * whether null is allowed. XML carries only text, so this is how values get their types back.
+ *
+ * @example
+ * describe(z.number().int().nullable()); // { kind: 'number', nullable: true }
+ */
+export function describe(schema: z.ZodType): Kind & { nullable: boolean } {
+  let current = schema;
+  let nullable = false;
+  for (let i = 0; i < 20; i++) {
+    const d = def(current);
+    if (d.type === 'nullable') nullable = true;
+    if ((d.type === 'optional' || d.type === 'nullable' || d.type === 'default') && d.innerType) {
+      current = d.innerType;
+      continue;
+    }
+    if (d.type === 'pipe' && d.in) {
+      current = d.in;
+      continue;
+    }
+    if (d.type === 'object' && d.shape) return { kind: 'object', shape: d.shape, nullable };
+    if (d.type === 'array' && d.element) return { kind: 'array', element: d.element, nullable };
+    if (d.type === 'number' || d.type === 'int') return { kind: 'number', nullable };
+    if (d.type === 'boolean') return { kind: 'boolean', nullable };
+    if (d.type === 'string') return { kind: 'string', nullable };
+    if (d.type === 'union' && d.options) {
+      const kinds = d.options.map((o) => describe(o));
+      const hasNull =
+        kinds.some((k) => k.nullable) || d.options.some((o) => def(o).type === 'null');
+      const first = kinds.find((k) => k.kind !== 'other');
+      return { ...(first ?? { kind: 'other' }), nullable: nullable || hasNull };
+    }
+    return { kind: 'other', nullable };
+  }
+  return { kind: 'other', nullable };
+}

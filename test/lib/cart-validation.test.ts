@@ -1,0 +1,90 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type CustomerInput,
+  userAgent,
+  ValidationError,
+  VERSION,
+  validateCartRequest,
+} from '../../lib/index.js';
+
+const good: CustomerInput = {
+  FirstName: 'Ada',
+  LastName: 'Hopper',
+  Address1: '1 Main St',
+  City: 'Springfield',
+  PostalCode: '50284',
+  Country: 'US',
+  CustomerEmail: 'ada@example.com',
+};
+
+function failure(body: unknown): ValidationError {
+  try {
+    validateCartRequest(body as never);
+  } catch (error) {
+    if (error instanceof ValidationError) return error;
+    throw error;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+describe('Function: validateCartRequest', () => {
+  it('accepts a complete Shipping customer with optional fields and unknown extras', () => {
+    expect(() => validateCartRequest({ Shipping: good })).not.toThrow();
+    expect(() =>
+      validateCartRequest({
+        Shipping: { ...good, Address2: null, OptIn: true, CompanyTypeId: 2, Extra: 1 },
+        Reseller: good,
+      }),
+    ).not.toThrow();
+  });
+
+  it('requires Shipping and each required field, naming the path', () => {
+    expect(failure({}).field).toBe('Shipping');
+    for (const key of [
+      'FirstName',
+      'LastName',
+      'Address1',
+      'City',
+      'PostalCode',
+      'Country',
+      'CustomerEmail',
+    ] as const) {
+      const { [key]: _gone, ...rest } = good;
+      const err = failure({ Shipping: rest });
+      expect(err.field).toBe(`Shipping.${key}`);
+      expect(err.rule).toBe('is required');
+    }
+  });
+
+  it('checks country code, e-mail, types and lengths', () => {
+    expect(failure({ Shipping: { ...good, Country: 'us' } }).field).toBe('Shipping.Country');
+    expect(failure({ Shipping: { ...good, Country: 'USA' } }).rule).toMatch(/two upper-case/);
+    expect(failure({ Shipping: good, Reseller: { ...good, CustomerEmail: 'nope' } }).field).toBe(
+      'Reseller.CustomerEmail',
+    );
+    expect(failure({ Shipping: { ...good, OptIn: 'yes' } }).field).toBe('Shipping.OptIn');
+    expect(failure({ Shipping: { ...good, CompanyTypeId: 1.5 } }).field).toBe(
+      'Shipping.CompanyTypeId',
+    );
+    expect(failure({ Shipping: { ...good, City: 'x'.repeat(257) } }).field).toBe('Shipping.City');
+  });
+
+  it('rejects every country that is not two upper-case letters', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 4 }), (country) => {
+        fc.pre(!/^[A-Z]{2}$/.test(country));
+        expect(failure({ Shipping: { ...good, Country: country } }).field).toBe('Shipping.Country');
+      }),
+    );
+  });
+});
+
+describe('Function: userAgent', () => {
+  it('names Skywatch, its version and node, with an optional suffix', () => {
+    expect(userAgent()).toBe(
+      `Skywatch/${VERSION} (+https://github.com/skywatch) node/${process.version}`,
+    );
+    expect(userAgent('report-fetcher')).toMatch(/ node\/v\d+\.\d+\.\d+ report-fetcher$/);
+  });
+});
