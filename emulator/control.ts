@@ -3,6 +3,7 @@ import type { Gsm } from './data/dataset.js';
 import { endpointFacts } from './data/endpoint-facts.js';
 import { machineId, parseMachineId } from './data/ids.js';
 import { DAY_MS, isoSeconds } from './data/time-format.js';
+import { parseFaultRules } from './fault-rules.js';
 import { type EmulatorState, emptyStats } from './state.js';
 import type { EmulatorInfo, EndpointAction, FaultRule } from './types.js';
 
@@ -47,7 +48,8 @@ export class Control {
   }
 
   setFaults(faults: FaultRule[]): void {
-    this.state.faults.set(faults);
+    // Validate the whole list first: a bad rule leaves the rules in force untouched.
+    this.state.faults.set(parseFaultRules(faults));
   }
 
   endpointAction(id: string, action: EndpointAction, threat?: string): void {
@@ -85,6 +87,9 @@ export class Control {
 
   enrol(siteKey: string, count: number): string[] {
     const { state } = this;
+    if (!Number.isInteger(count) || count < 1 || count > 100_000) {
+      throw new RangeError('count must be an integer from 1 to 100000');
+    }
     const site = state.data.site(siteKey);
     if (!site) throw new RangeError(`unknown site ${siteKey}`);
     const now = state.clock.now();
@@ -99,8 +104,9 @@ export class Control {
     const site = this.state.data.siteById(siteId);
     if (!site) throw new RangeError(`unknown site id ${siteId}`);
     const day = Math.floor(Date.parse(`${date.slice(0, 10)}T00:00:00Z`) / DAY_MS);
-    if (!Number.isFinite(day) || !Number.isInteger(count))
-      throw new RangeError('date and an integer count are required');
+    if (!Number.isFinite(day) || !Number.isInteger(count) || count < 0) {
+      throw new RangeError('date (YYYY-MM-DD) and a non-negative integer count are required');
+    }
     const key = spikeKey(site, day);
     this.state.spikes.set(key, (this.state.spikes.get(key) ?? 0) + count);
   }

@@ -6,7 +6,7 @@ import type { Control } from './control.js';
 import type { FaultDecision } from './http/faults.js';
 import { wantsXml } from './http/negotiate.js';
 import { Query } from './http/params.js';
-import { Problem } from './http/problem.js';
+import { invalidParameter, Problem } from './http/problem.js';
 import { jsonReply, type Reply, send } from './http/respond.js';
 import { admin } from './routes/admin.js';
 import { ROUTES } from './routes/table.js';
@@ -49,6 +49,15 @@ function faultReply(fault: Extract<FaultDecision, { kind: 'status' }>): Problem 
     undefined,
     headers,
   );
+}
+
+/** A path parameter as text; a broken percent-escape is the caller's mistake, not a 500. */
+function decodeSegment(name: string, segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalidParameter(name, `has a malformed percent-escape (got ${JSON.stringify(segment)})`);
+  }
 }
 
 /** Finds the operation of a request, or answers why there is none. */
@@ -102,7 +111,9 @@ async function serve(
       throw new Problem(415, 'unsupported_media_type', `send the body as ${accepted.join(' or ')}`);
     }
   }
-  const params = (r.pattern.exec(url.pathname) ?? []).slice(1).map((s) => decodeURIComponent(s));
+  const params = (r.pattern.exec(url.pathname) ?? [])
+    .slice(1)
+    .map((segment, i) => decodeSegment(r.names[i] ?? 'path', segment));
   const ctx = {
     state,
     params,

@@ -63,7 +63,7 @@ function authenticateClient(
 function grant(state: EmulatorState, form: URLSearchParams) {
   const now = state.clock.now();
   const type = required(form, 'grant_type');
-  const { users, idp, refreshTokenTtlSeconds: _ } = state.options;
+  const { users, idp } = state.options;
   const findUser = (name: string) =>
     users.find((u) => u.username.toLowerCase() === name.toLowerCase());
   if (type === 'password') {
@@ -119,22 +119,21 @@ function grant(state: EmulatorState, form: URLSearchParams) {
   }
   if (type === 'refresh_token') {
     const refreshToken = required(form, 'refresh_token');
-    const outcome = state.tokens.useRefresh(refreshToken, now);
-    if (!outcome.ok) throw new OAuthError(400, 'invalid_grant', outcome.reason);
-    const original = outcome.grant.scopes;
     const asked = form.get('scope');
-    let scopes = original;
-    if (asked) {
-      scopes = grantScopes(asked, original, state.baseUrl, false);
-      const names = asked.split(' ').filter(Boolean);
-      if (scopes.length < names.length) {
+    let scopes: string[] = [];
+    const outcome = state.tokens.useRefresh(refreshToken, now, (original) => {
+      scopes = original.scopes;
+      if (!asked) return;
+      scopes = grantScopes(asked, original.scopes, state.baseUrl, false);
+      if (scopes.length < new Set(asked.split(' ').filter(Boolean)).size) {
         throw new OAuthError(
           400,
           'invalid_scope',
           'a refresh cannot add scopes beyond the original grant',
         );
       }
-    }
+    });
+    if (!outcome.ok) throw new OAuthError(400, 'invalid_grant', outcome.reason);
     const issued = state.tokens.issue(outcome.grant.username, scopes, now, outcome.grant.family);
     return { kind: 'refresh_token' as const, ...issued, scopes };
   }

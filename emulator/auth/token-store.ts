@@ -55,8 +55,15 @@ export class TokenStore {
     return grant;
   }
 
-  /** Consumes a refresh token (it is dead afterwards) and tells why when it cannot be used. */
-  useRefresh(refreshToken: string, now: number): RefreshOutcome {
+  /**
+   * Consumes a refresh token (it is dead afterwards) and tells why when it cannot be used.
+   * `check` may throw to refuse the request before the token is consumed.
+   */
+  useRefresh(
+    refreshToken: string,
+    now: number,
+    check: (grant: AccessGrant) => void = () => {},
+  ): RefreshOutcome {
     const grant = this.refresh.get(refreshToken);
     if (!grant) return { ok: false, reason: 'the refresh token is unknown' };
     if (this.revokedFamilies.has(grant.family))
@@ -66,6 +73,8 @@ export class TokenStore {
       return { ok: false, reason: 'the refresh token was already used' };
     }
     if (grant.expiresAt <= now) return { ok: false, reason: 'the refresh token has expired' };
+    // A request refused for its own parameters (scope) must not burn the token.
+    check(grant);
     grant.used = true;
     return { ok: true, grant };
   }

@@ -1,5 +1,5 @@
 import type { EndpointFacts } from './endpoint-facts.js';
-import { between, hash, hash2, pick } from './random.js';
+import { between, hash2, pick } from './random.js';
 import { isoSeconds as t } from './time-format.js';
 
 /**

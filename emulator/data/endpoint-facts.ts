@@ -42,20 +42,13 @@ export function latestBaseInstant(anchor: number): number {
   return anchor - HOUR_MS;
 }
 
-export function endpointFacts(
-  seed: number,
+/** Whether an endpoint is hidden and since when it is deactivated, now (changes win). */
+export function endpointFlags(
+  h: number,
   anchor: number,
-  changes: EndpointChanges,
-  gsm: Gsm,
-  site: Site,
-  index: number,
-): EndpointFacts {
-  const h = hash(seed, 0xe9d, gsm.index, index);
-  const change = changes.get(gsm.index, index);
-  const enrolled = index >= gsm.baseCount;
-  const baseLastChanged = anchor - between(hash2(h, 1), 1, 20 * 24) * HOUR_MS;
-  const baseLastSeen = anchor - between(hash2(h, 2), 1, 72) * HOUR_MS;
-  const prefix = pick(h, HOST_PREFIXES);
+  enrolled: boolean,
+  change: EndpointChange | undefined,
+): { hidden: boolean; deactivatedSince: number | null } {
   const baseDeactivated = !enrolled && h % 89 === 7;
   // `null` in a change means "reactivated"; undefined means "as generated".
   const deactivatedSince =
@@ -66,6 +59,29 @@ export function endpointFacts(
         : baseDeactivated
           ? anchor - between(hash2(h, 3), 2, 60) * DAY_MS
           : null;
+  return { hidden: change?.hidden ?? (!enrolled && h % 97 === 5), deactivatedSince };
+}
+
+/** The per-endpoint hash every derived value of the endpoint is drawn from. */
+export function endpointHash(seed: number, gsmIndex: number, index: number): number {
+  return hash(seed, 0xe9d, gsmIndex, index);
+}
+
+export function endpointFacts(
+  seed: number,
+  anchor: number,
+  changes: EndpointChanges,
+  gsm: Gsm,
+  site: Site,
+  index: number,
+): EndpointFacts {
+  const h = endpointHash(seed, gsm.index, index);
+  const change = changes.get(gsm.index, index);
+  const enrolled = index >= gsm.baseCount;
+  const baseLastChanged = anchor - between(hash2(h, 1), 1, 20 * 24) * HOUR_MS;
+  const baseLastSeen = anchor - between(hash2(h, 2), 1, 72) * HOUR_MS;
+  const prefix = pick(h, HOST_PREFIXES);
+  const { hidden, deactivatedSince } = endpointFlags(h, anchor, enrolled, change);
   return {
     gsm,
     site,
@@ -81,7 +97,7 @@ export function endpointFacts(
       : anchor - between(hash2(h, 8), 30, 900) * DAY_MS,
     lastSeen: change ? Math.max(change.changedAt, baseLastSeen) : baseLastSeen,
     lastChanged: change ? change.changedAt : baseLastChanged,
-    hidden: change?.hidden ?? (!enrolled && h % 97 === 5),
+    hidden,
     deactivatedSince,
     infected: change?.infected,
     hasBeenInfected: change?.hasBeenInfected ?? hash2(h, 9) % 40 === 0,

@@ -17,6 +17,8 @@ export class EndpointChanges {
   private readonly byGsm = new Map<number, Map<number, EndpointChange>>();
   /** Latest change time; a modifiedSince after every base time only needs to look here. */
   latest = 0;
+  /** Bumped on every change, so derived figures can be cached until something changes. */
+  version = 0;
 
   get(gsmIndex: number, index: number): EndpointChange | undefined {
     return this.byGsm.get(gsmIndex)?.get(index);
@@ -33,6 +35,7 @@ export class EndpointChanges {
     apply(change);
     gsm.set(index, change);
     this.latest = Math.max(this.latest, at);
+    this.version++;
   }
 
   /** Changed indexes of a GSM at or after `from`, ascending. */

@@ -10,13 +10,16 @@ const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 const builder = new XMLBuilder({
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
-  suppressEmptyNode: false,
+  // `i:nil="true"` must keep its value, and empty elements read best self-closed.
+  suppressBooleanAttributes: false,
+  suppressEmptyNode: true,
 });
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
   parseTagValue: false,
-  trimValues: true,
+  // Leaf text is kept as sent (JSON keeps it too); whitespace between elements is ignored.
+  trimValues: false,
   // A lone child must still read as a list where the model has a list.
   jPath: true,
   isArray: (_name, path) => /\.(Sites|DatedCounts)\.[^.]+$/.test(String(path)),

@@ -1,4 +1,4 @@
-import { countUntil, dayCounts } from '../data/blocked-urls.js';
+import { dayCounts, selected } from '../data/blocked-urls.js';
 import { DAY_MS, isoSeconds } from '../data/time-format.js';
 import { booleanParam, keycodeParam, parseInstant, uuidParam } from '../http/params.js';
 import { invalidParameter, notFound } from '../http/problem.js';
@@ -43,10 +43,11 @@ export function blockedUrlCounts(ctx: RouteContext): Reply {
   const lastDay = Math.ceil(end / DAY_MS) - 1;
   const dated: { Date: string; Count: number }[] = [];
   for (let day = lastDay; day >= firstDay; day--) {
-    const c = dayCounts(state.options.seed, site, day, state.spikes);
-    const total =
-      c.active + (includeDeactivated ? c.deactivated : 0) + (includeHidden ? c.hidden : 0);
-    dated.push({ Date: isoSeconds(day * DAY_MS), Count: countUntil(total, day, end) });
+    const c = dayCounts(state.data, state.changes, site, day, state.spikes, end);
+    dated.push({
+      Date: isoSeconds(day * DAY_MS),
+      Count: selected(c, includeDeactivated, includeHidden),
+    });
   }
   const body = {
     IncludeDeactivated: includeDeactivated,

@@ -1,4 +1,5 @@
 import type { StoredCustomer } from '../data/carts.js';
+import { isCountryCode } from '../data/countries.js';
 import { invalidFields } from '../http/problem.js';
 
 /**
@@ -59,8 +60,8 @@ export function validateCustomer(
   };
   for (const name of [...REQUIRED, ...OPTIONAL_STRINGS]) text(name, REQUIRED.includes(name));
   const country = record.Country;
-  if (typeof country === 'string' && country !== '' && !/^[A-Z]{2}$/.test(country)) {
-    add(errors, `${path}.Country`, 'must be a two-letter ISO 3166-1 country code in upper case');
+  if (typeof country === 'string' && country !== '' && !isCountryCode(country)) {
+    add(errors, `${path}.Country`, 'must be an ISO 3166-1 alpha-2 country code in upper case');
   }
   const email = record.CustomerEmail;
   if (typeof email === 'string' && email !== '' && !EMAIL.test(email)) {

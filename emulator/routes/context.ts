@@ -21,6 +21,8 @@ export interface RouteContext {
 export interface Route {
   method: 'GET' | 'POST';
   pattern: RegExp;
+  /** Names of the pattern's groups, for messages about them. */
+  names: string[];
   operation: OperationName;
   /** The scope the operation requires, given the base URL. */
   scope: (baseUrl: string) => string;

@@ -38,13 +38,22 @@ export function decodeContinuation(
   digest: string,
   now: number,
 ): number {
-  const [payload = '', signature = ''] = token.split('.');
+  const parts = token.split('.');
+  const [payload = '', signature = ''] = parts;
+  const forged = () =>
+    invalidParameter('continuation', 'is not a continuation token this service issued');
+  if (parts.length !== 2) throw forged();
   const expected = Buffer.from(sign(key, payload));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw invalidParameter('continuation', 'is not a continuation token this service issued');
+    throw forged();
   }
-  const position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Position;
+  let position: Position;
+  try {
+    position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Position;
+  } catch {
+    throw forged();
+  }
   if (position.x * 1000 <= now)
     throw invalidParameter('continuation', 'has expired; start the query again');
   if (position.q !== digest) {

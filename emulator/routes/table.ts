@@ -4,15 +4,18 @@ import type { Route } from './context.js';
 import { dnspUsage, gsmUsage, sitesUsage } from './reports.js';
 import { statusPage } from './status.js';
 
-const SEG = '([^/]+)';
-const p = (path: string) => new RegExp(`^/service${path.replaceAll('{}', SEG)}/?$`);
+/** A path template such as `/api/status/site/{keyCode}` as a pattern and its parameter names. */
+const p = (path: string) => ({
+  pattern: new RegExp(`^/service${path.replace(/\{\w+\}/g, '([^/]+)')}/?$`),
+  names: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ''),
+});
 const fixed = (scope: string) => () => scope;
 
 /** Every operation of spec section 4 except the token endpoint, with its scope. */
 export const ROUTES: Route[] = [
   {
     method: 'GET',
-    pattern: p('/api/status/site/dnsp/{}'),
+    ...p('/api/status/site/dnsp/{keyCode}'),
     operation: 'status.site.dnsp',
     scope: (base) => base,
     xml: false,
@@ -20,7 +23,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET',
-    pattern: p('/api/status/site/{}'),
+    ...p('/api/status/site/{keyCode}'),
     operation: 'status.site',
     scope: (base) => base,
     xml: false,
@@ -28,7 +31,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET',
-    pattern: p('/api/status/gsm/dnsp/{}'),
+    ...p('/api/status/gsm/dnsp/{keyCode}'),
     operation: 'status.gsm.dnsp',
     scope: fixed('SkyStatus.GSM'),
     xml: false,
@@ -36,7 +39,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET',
-    pattern: p('/api/status/gsm/{}'),
+    ...p('/api/status/gsm/{keyCode}'),
     operation: 'status.gsm',
     scope: fixed('SkyStatus.GSM'),
     xml: false,
@@ -44,7 +47,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET',
-    pattern: p('/api/status/reporting/gsm/{}/sites/{}/dnsp'),
+    ...p('/api/status/reporting/gsm/{gsmKey}/sites/{keyCode}/dnsp'),
     operation: 'report.site.dnsp',
     scope: fixed('SkyStatus.Reporting'),
     xml: true,
@@ -52,7 +55,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET',
-    pattern: p('/api/status/reporting/gsm/{}/sites/{}'),
+    ...p('/api/status/reporting/gsm/{gsmKey}/sites/{keyCode}'),
     operation: 'report.site',
     scope: fixed('SkyStatus.Reporting'),
     xml: false,
@@ -60,7 +63,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET',
-    pattern: p('/api/status/reporting/gsm/{}/sites'),
+    ...p('/api/status/reporting/gsm/{gsmKey}/sites'),
     operation: 'report.sites',
     scope: fixed('SkyStatus.Reporting'),
     xml: false,
@@ -68,7 +71,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET',
-    pattern: p('/api/status/reporting/gsm/{}'),
+    ...p('/api/status/reporting/gsm/{gsmKey}'),
     operation: 'report.gsm',
     scope: fixed('SkyStatus.Reporting'),
     xml: false,
@@ -76,7 +79,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'GET',
-    pattern: p('/api/console/gsm/{}/sites/{}/blockedurls/counts'),
+    ...p('/api/console/gsm/{gsmKey}/sites/{siteId}/blockedurls/counts'),
     operation: 'blockedUrls',
     scope: fixed('Console.GSM'),
     xml: true,
@@ -84,7 +87,7 @@ export const ROUTES: Route[] = [
   },
   {
     method: 'POST',
-    pattern: p('/api/ecom/shop/carts/{}/customers'),
+    ...p('/api/ecom/shop/carts/{vendorOrderCode}/customers'),
     operation: 'cart.customers',
     scope: fixed('ECom.Shop'),
     xml: true,

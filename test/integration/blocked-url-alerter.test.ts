@@ -29,7 +29,8 @@ describe('Function: blocked-url-alerter', () => {
       site: spiking?.key,
       details: { day: yesterday, siteId: spiking?.id },
     });
-    expect((alerts[0]?.details as { count: number }).count).toBeGreaterThan(4000);
+    const details = alerts[0]?.details as { count: number } | undefined;
+    expect(details?.count).toBeGreaterThan(4000);
   });
 
   it('does not alert a site whose spike is today (not yet a full day)', async () => {

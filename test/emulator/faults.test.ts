@@ -1,0 +1,218 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  call,
+  type Emulator,
+  expectProblem,
+  fixture,
+  passwordFields,
+  postToken,
+  start,
+  token,
+} from './helpers.js';
+
+let em: Emulator;
+let tok: string;
+let sitePath: string;
+let gsmPath: string;
+
+beforeAll(async () => {
+  em = await start({ seed: 11 });
+  const fx = fixture(em);
+  sitePath = `/api/status/site/${fx.site.key}`;
+  gsmPath = `/api/status/gsm/${fx.gsm.key}`;
+});
+afterAll(() => em.close());
+beforeEach(async () => {
+  em.setFaults([]);
+  tok = await token(em);
+});
+afterEach(() => em.setFaults([]));
+
+async function statusOf(path = sitePath): Promise<number> {
+  const res = await call(em, path, { token: tok, query: { batchSize: 2 } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+describe('Fault injection: status faults', () => {
+  it('answers 503 with Retry-After twice, then 200, for a rule with count 2', async () => {
+    em.setFaults([
+      {
+        operation: 'status.site',
+        kind: 'status',
+        status: 503,
+        probability: 1,
+        count: 2,
+        retryAfterSeconds: 3,
+      },
+    ]);
+    for (let i = 0; i < 2; i += 1) {
+      const res = await call(em, sitePath, { token: tok });
+      expect(res.headers.get('retry-after')).toBe('3');
+      await expectProblem(res, 503, 'service_unavailable');
+    }
+    expect(await statusOf()).toBe(200);
+    expect(await statusOf()).toBe(200);
+  });
+
+  it('answers 429 rate_limited with Retry-After (default 1 s)', async () => {
+    em.setFaults([{ operation: 'status.site', kind: 'status', status: 429, count: 1 }]);
+    const res = await call(em, sitePath, { token: tok });
+    expect(res.headers.get('retry-after')).toBe('1');
+    await expectProblem(res, 429, 'rate_limited');
+  });
+
+  it.each([
+    [500, 'internal_error'],
+    [502, 'bad_gateway'],
+    [504, 'gateway_timeout'],
+  ] as const)('answers %i with code %s', async (status, code) => {
+    em.setFaults([{ operation: 'status.gsm', kind: 'status', status, count: 1 }]);
+    await expectProblem(await call(em, gsmPath, { token: tok }), status, code);
+  });
+
+  it('touches only the operation named in the rule', async () => {
+    em.setFaults([{ operation: 'status.gsm', kind: 'status', status: 503 }]);
+    expect(await statusOf(sitePath)).toBe(200);
+    expect(await statusOf(gsmPath)).toBe(503);
+  });
+
+  it("applies a '*' rule to the token endpoint too", async () => {
+    em.setFaults([{ operation: '*', kind: 'status', status: 503, count: 1 }]);
+    const res = await postToken(em, passwordFields(em, ['SkyStatus.GSM']));
+    expect(res.status).toBe(503);
+    expect((await postToken(em, passwordFields(em, ['SkyStatus.GSM']))).status).toBe(200);
+  });
+
+  it('fires on every matching request when count is not given', async () => {
+    em.setFaults([{ operation: 'status.site', kind: 'status', status: 502 }]);
+    expect([await statusOf(), await statusOf(), await statusOf()]).toEqual([502, 502, 502]);
+  });
+
+  it('lets afterRequests requests through before firing', async () => {
+    em.setFaults([
+      { operation: 'status.site', kind: 'status', status: 500, afterRequests: 2, count: 1 },
+    ]);
+    expect([await statusOf(), await statusOf(), await statusOf(), await statusOf()]).toEqual([
+      200, 200, 500, 200,
+    ]);
+  });
+
+  it('never fires with probability 0', async () => {
+    em.setFaults([{ operation: 'status.site', kind: 'status', status: 500, probability: 0 }]);
+    for (let i = 0; i < 10; i += 1) expect(await statusOf()).toBe(200);
+  });
+});
+
+describe('Fault injection: transport faults', () => {
+  it('adds 100 ms of latency by default', async () => {
+    em.setFaults([{ operation: 'status.site', kind: 'latency', count: 1 }]);
+    const t0 = performance.now();
+    expect(await statusOf()).toBe(200);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(95);
+  });
+
+  it('answers 503 with Retry-After 1 by default', async () => {
+    em.setFaults([{ operation: 'status.site', kind: 'status', status: 503, count: 1 }]);
+    const res = await call(em, sitePath, { token: tok });
+    expect(res.headers.get('retry-after')).toBe('1');
+    await expectProblem(res, 503, 'service_unavailable');
+  });
+
+  it('adds latency', async () => {
+    const t0 = performance.now();
+    await statusOf();
+    const plain = performance.now() - t0;
+    em.setFaults([{ operation: 'status.site', kind: 'latency', latencyMs: 300, count: 1 }]);
+    const t1 = performance.now();
+    expect(await statusOf()).toBe(200);
+    const slow = performance.now() - t1;
+    expect(slow).toBeGreaterThanOrEqual(290);
+    expect(slow).toBeGreaterThan(plain);
+  });
+
+  it('resets the connection mid-body so the read fails', async () => {
+    em.setFaults([{ operation: 'status.site', kind: 'reset', count: 1 }]);
+    const attempt = (async () => {
+      const res = await call(em, sitePath, { token: tok });
+      return res.text();
+    })();
+    await expect(attempt).rejects.toThrow();
+    expect(await statusOf()).toBe(200);
+  });
+
+  it.each(['truncate', 'malformed'] as const)(
+    'sends a 200 whose body fails JSON.parse (%s)',
+    async (kind) => {
+      em.setFaults([{ operation: 'status.site', kind, count: 1 }]);
+      const res = await call(em, sitePath, { token: tok });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(() => JSON.parse(text)).toThrow();
+      // Truncation must not look like a broken connection: the length matches what is sent.
+      if (kind === 'truncate')
+        expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    },
+  );
+
+  it('revokes every access token, so the request fails with 401 and the token stays dead', async () => {
+    em.setFaults([{ operation: 'status.site', kind: 'revoke', count: 1 }]);
+    await expectProblem(await call(em, sitePath, { token: tok }), 401, 'invalid_token');
+    expect(await statusOf(gsmPath)).toBe(401);
+    tok = await token(em);
+    expect(await statusOf()).toBe(200);
+  });
+});
+
+describe('Fault injection: determinism', () => {
+  async function outcomes(seed: number): Promise<number[]> {
+    const other = await start({
+      seed,
+      faults: [{ operation: 'status.gsm', kind: 'status', status: 503, probability: 0.5 }],
+    });
+    try {
+      const t = await token(other, ['SkyStatus.GSM']);
+      const path = `/api/status/gsm/${other.info().gsms[0]?.key ?? ''}`;
+      const seen: number[] = [];
+      for (let i = 0; i < 30; i += 1) {
+        const res = await call(other, path, { token: t, query: { batchSize: 1 } });
+        await res.arrayBuffer();
+        seen.push(res.status);
+      }
+      return seen;
+    } finally {
+      await other.close();
+    }
+  }
+
+  it('draws the same outcomes for the same seed and rules', async () => {
+    const a = await outcomes(5);
+    const b = await outcomes(5);
+    expect(a).toEqual(b);
+    expect(a).toContain(200);
+    expect(a).toContain(503);
+    expect(await outcomes(6)).not.toEqual(a);
+  });
+});
+
+describe('Fault injection: stats', () => {
+  it('counts requests by operation, token grants by type and faults injected', async () => {
+    em.resetStats();
+    await statusOf();
+    await statusOf();
+    await statusOf(gsmPath);
+    await postToken(em, passwordFields(em, ['SkyStatus.GSM']));
+    await postToken(em, { ...passwordFields(em, ['SkyStatus.GSM']), password: 'wrong' });
+    em.setFaults([{ operation: 'status.site', kind: 'status', status: 503, count: 1 }]);
+    await statusOf();
+    const s = em.stats();
+    expect(s.byOperation['status.site']).toBe(3);
+    expect(s.byOperation['status.gsm']).toBe(1);
+    expect(s.byOperation.token).toBe(2);
+    expect(s.requests).toBeGreaterThanOrEqual(6);
+    expect(s.tokenGrants).toEqual({ password: 1, token_exchange: 0, refresh_token: 0, failed: 1 });
+    expect(s.faultsInjected).toBe(1);
+    em.resetStats();
+    expect(em.stats().requests).toBe(0);
+  });
+});
