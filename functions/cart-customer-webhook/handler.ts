@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CredentialsSecretSchema, StateStore } from '../../lib/aws/index.js';
 import { BucketEnv, CredentialsEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
-import { serviceRuntime } from '../shared/runtime.js';
+import { serviceRuntime, transportSettings } from '../shared/runtime.js';
 import { handleDelivery } from './handle.js';
 import { refuse } from './responses.js';
 
@@ -18,6 +18,7 @@ const runtime = serviceRuntime('cart-customer-webhook', obs, {
   baseUrl: env.SKYWATCH_BASE_URL,
   tokenSecretArn: env.TOKEN_SECRET_ARN,
   userAgentSuffix: env.SKYWATCH_USER_AGENT_SUFFIX,
+  ...transportSettings(env),
 });
 const state = new StateStore(runtime.aws.s3, env.REPORT_BUCKET);
 const signingSecret = async () =>

@@ -34,6 +34,12 @@ export const ServiceEnv = z.object({
   TOKEN_SECRET_ARN: z.string().min(1),
   /** Appended to the User-Agent, e.g. an MSP's name. */
   SKYWATCH_USER_AGENT_SUFFIX: z.string().optional(),
+  /** Per-attempt timeout of service calls (the invocation's remaining time bounds the whole). */
+  SKYWATCH_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(100).max(900_000).default(10_000),
+  /** Attempts per idempotent service call, the first included. */
+  SKYWATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
+  /** Longest total wait between attempts of one call (throttling can need minutes). */
+  SKYWATCH_MAX_RETRY_WAIT_MS: z.coerce.number().int().min(0).max(900_000).default(20_000),
 });
 
 export const BucketEnv = z.object({ REPORT_BUCKET: z.string().min(3) });

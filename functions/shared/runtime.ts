@@ -21,10 +21,26 @@ export interface ServiceRuntime {
   bind(context: Context): void;
 }
 
+/** Transport settings from the shared environment (docs/operations.md). */
+export function transportSettings(env: {
+  SKYWATCH_ATTEMPT_TIMEOUT_MS: number;
+  SKYWATCH_MAX_ATTEMPTS: number;
+  SKYWATCH_MAX_RETRY_WAIT_MS: number;
+}) {
+  return {
+    attemptTimeoutMs: env.SKYWATCH_ATTEMPT_TIMEOUT_MS,
+    maxAttempts: env.SKYWATCH_MAX_ATTEMPTS,
+    maxRetryWaitMs: env.SKYWATCH_MAX_RETRY_WAIT_MS,
+  };
+}
+
 export interface ServiceRuntimeOptions {
   baseUrl: string;
   tokenSecretArn: string;
   userAgentSuffix?: string | undefined;
+  attemptTimeoutMs?: number;
+  maxAttempts?: number;
+  maxRetryWaitMs?: number;
   /** Overrides for tests and the local run (a clock, AWS endpoints). */
   aws?: AwsClients;
 }
@@ -42,6 +58,13 @@ export function serviceRuntime(
     auth: new SecretTokenSource(secrets, options.tokenSecretArn),
     userAgentSuffix: [name, options.userAgentSuffix].filter(Boolean).join(' '),
     remainingTimeMs: () => context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY,
+    ...(options.attemptTimeoutMs === undefined
+      ? {}
+      : { attemptTimeoutMs: options.attemptTimeoutMs }),
+    retry: {
+      ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+      ...(options.maxRetryWaitMs === undefined ? {} : { maxTotalWaitMs: options.maxRetryWaitMs }),
+    },
     hooks: {
       onRetry: (e) => {
         obs.logger.warn('retrying a service call', { retry: e });
