@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type FaultRule, OPERATIONS } from './types.js';
 
 /** The FaultRule type as a schema, so the admin API refuses rules it could not apply. */

@@ -65,12 +65,16 @@ function route(method: string, path: string): { op: OperationName; index: number
   if (path === TOKEN_PATH) {
     return method === 'POST'
       ? { op: 'token', index: -1 }
-      : new Problem(405, 'method_not_allowed', 'use POST');
+      : new Problem(405, 'method_not_allowed', 'use POST', undefined, { allow: 'POST' });
   }
   const index = ROUTES.findIndex((r) => r.pattern.test(path));
   const found = ROUTES[index];
   if (!found) return new Problem(404, 'not_found', `no operation at ${path}`);
-  if (found.method !== method) return new Problem(405, 'method_not_allowed', `use ${found.method}`);
+  if (found.method !== method) {
+    return new Problem(405, 'method_not_allowed', `use ${found.method}`, undefined, {
+      allow: found.method,
+    });
+  }
   return { op: found.operation, index };
 }
 

@@ -31,7 +31,7 @@ function authenticateClient(
   state: EmulatorState,
   headers: IncomingHttpHeaders,
   form: URLSearchParams,
-): void {
+): string {
   const basic = /^Basic\s+(.+)$/i.exec(headers.authorization ?? '');
   const inBody = form.has('client_id') || form.has('client_secret');
   if (basic && inBody) {
@@ -57,10 +57,12 @@ function authenticateClient(
     secret = form.get('client_secret') ?? undefined;
   }
   const known = state.options.clients.some((c) => c.clientId === id && c.clientSecret === secret);
-  if (!known) throw new OAuthError(401, 'invalid_client', 'client authentication failed');
+  if (!known || id === undefined)
+    throw new OAuthError(401, 'invalid_client', 'client authentication failed');
+  return id;
 }
 
-function grant(state: EmulatorState, form: URLSearchParams) {
+function grant(state: EmulatorState, form: URLSearchParams, clientId: string) {
   const now = state.clock.now();
   const type = required(form, 'grant_type');
   const { users, idp } = state.options;
@@ -80,7 +82,11 @@ function grant(state: EmulatorState, form: URLSearchParams) {
       state.baseUrl,
       true,
     );
-    return { kind: 'password' as const, ...state.tokens.issue(user.username, scopes, now), scopes };
+    return {
+      kind: 'password' as const,
+      ...state.tokens.issue(user.username, clientId, scopes, now),
+      scopes,
+    };
   }
   if (TOKEN_EXCHANGE.includes(type)) {
     const subjectToken = required(form, 'subject_token');
@@ -113,7 +119,7 @@ function grant(state: EmulatorState, form: URLSearchParams) {
     );
     return {
       kind: 'token_exchange' as const,
-      ...state.tokens.issue(user.username, scopes, now),
+      ...state.tokens.issue(user.username, clientId, scopes, now),
       scopes,
     };
   }
@@ -122,6 +128,14 @@ function grant(state: EmulatorState, form: URLSearchParams) {
     const asked = form.get('scope');
     let scopes: string[] = [];
     const outcome = state.tokens.useRefresh(refreshToken, now, (original) => {
+      // RFC 6749 §6: a refresh token is bound to the client it was issued to.
+      if (original.clientId !== clientId) {
+        throw new OAuthError(
+          400,
+          'invalid_grant',
+          'the refresh token was issued to another client',
+        );
+      }
       scopes = original.scopes;
       if (!asked) return;
       scopes = grantScopes(asked, original.scopes, state.baseUrl, false);
@@ -134,7 +148,13 @@ function grant(state: EmulatorState, form: URLSearchParams) {
       }
     });
     if (!outcome.ok) throw new OAuthError(400, 'invalid_grant', outcome.reason);
-    const issued = state.tokens.issue(outcome.grant.username, scopes, now, outcome.grant.family);
+    const issued = state.tokens.issue(
+      outcome.grant.username,
+      clientId,
+      scopes,
+      now,
+      outcome.grant.family,
+    );
     return { kind: 'refresh_token' as const, ...issued, scopes };
   }
   throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${type} is not supported`);
@@ -156,8 +176,13 @@ export function tokenEndpoint(
       );
     }
     const form = new URLSearchParams(body);
-    authenticateClient(state, headers, form);
-    const issued = grant(state, form);
+    // RFC 6749 §3.2: parameters must not be included more than once.
+    const names = [...form.keys()];
+    const repeated = names.find((name, i) => names.indexOf(name) !== i);
+    if (repeated)
+      throw new OAuthError(400, 'invalid_request', `${repeated} is included more than once`);
+    const clientId = authenticateClient(state, headers, form);
+    const issued = grant(state, form, clientId);
     state.stats.tokenGrants[issued.kind]++;
     return {
       status: 200,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 export interface AccessGrant {
   username: string;
+  clientId: string;
   scopes: string[];
   expiresAt: number;
   family: string;
@@ -32,13 +33,20 @@ export class TokenStore {
     private readonly reuseDetection: boolean,
   ) {}
 
-  issue(username: string, scopes: string[], now: number, family = opaqueToken()) {
+  issue(username: string, clientId: string, scopes: string[], now: number, family = opaqueToken()) {
     this.prune(now);
     const accessToken = opaqueToken();
     const refreshToken = opaqueToken();
-    this.access.set(accessToken, { username, scopes, expiresAt: now + this.accessTtlMs, family });
+    this.access.set(accessToken, {
+      username,
+      clientId,
+      scopes,
+      expiresAt: now + this.accessTtlMs,
+      family,
+    });
     this.refresh.set(refreshToken, {
       username,
+      clientId,
       scopes,
       expiresAt: now + this.refreshTtlMs,
       family,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AlertPublisher, StateStore } from '../../lib/aws/index.js';
 import { BucketEnv, flag, GsmEnv, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';

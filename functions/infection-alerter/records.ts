@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StateStore } from '../../lib/aws/index.js';
 
 /** Where the alerter keeps what it knows about one GSM (under the bucket's `state/`). */

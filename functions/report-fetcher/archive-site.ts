@@ -1,5 +1,5 @@
 import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
-import type { SkywatchClient } from '../../lib/index.js';
+import type { SkywatchClient, UsageReportSiteDNSP } from '../../lib/index.js';
 
 export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days';
 
@@ -10,15 +10,20 @@ export interface SiteTask {
   day: string;
 }
 
-export async function archiveSite(
-  client: SkywatchClient,
-  store: ReportStore,
-  task: SiteTask,
-): Promise<ArchivedObject> {
-  const report = await client.siteDnspUsageReport(task.gsm, task.site, {
+/** The service half of a site's work. */
+export function fetchSite(client: SkywatchClient, task: SiteTask): Promise<UsageReportSiteDNSP> {
+  return client.siteDnspUsageReport(task.gsm, task.site, {
     reportType: DNSP_REPORT_TYPE,
     effectiveDate: task.day,
   });
+}
+
+/** The storage half of a site's work. */
+export function storeSite(
+  store: ReportStore,
+  task: SiteTask,
+  report: UsageReportSiteDNSP,
+): Promise<ArchivedObject> {
   const key = reportKey({
     dataset: 'dnsp-usage',
     gsm: task.gsm,
@@ -27,4 +32,13 @@ export async function archiveSite(
     file: 'report.ndjson.gz',
   });
   return store.writeRecords(key, [report], { operation: '4.8', gsm: task.gsm, site: task.site });
+}
+
+/** A site's whole work (the SQS site worker's unit). */
+export async function archiveSite(
+  client: SkywatchClient,
+  store: ReportStore,
+  task: SiteTask,
+): Promise<ArchivedObject> {
+  return storeSite(store, task, await fetchSite(client, task));
 }

@@ -1,5 +1,9 @@
 import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
-import type { SkywatchClient } from '../../lib/index.js';
+import type { Page, SkywatchClient } from '../../lib/index.js';
+
+async function* pageEntries<E>(pages: AsyncIterable<Page<E>>): AsyncGenerator<E[]> {
+  for await (const page of pages) yield page.entries;
+}
 
 /**
  * Full status snapshots (4.3, 4.4) streamed page by page into one gzip NDJSON object each.
@@ -15,12 +19,12 @@ export async function archiveSnapshots(
   const paging = { batchSize: 1000, prefetch: true } as const;
   const agents = await store.streamRecords(
     reportKey({ dataset: 'agent-status', gsm, date: day, file: 'snapshot.ndjson.gz' }),
-    client.gsmAgentStatus(gsm, paging).entries(),
+    pageEntries(client.gsmAgentStatus(gsm, paging).pages()),
     { operation: '4.3', gsm },
   );
   const dnsp = await store.streamRecords(
     reportKey({ dataset: 'dnsp-status', gsm, date: day, file: 'snapshot.ndjson.gz' }),
-    client.gsmDnspStatus(gsm, paging).entries(),
+    pageEntries(client.gsmDnspStatus(gsm, paging).pages()),
     { operation: '4.4', gsm },
   );
   return [agents, dnsp];

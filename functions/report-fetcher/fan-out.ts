@@ -2,7 +2,7 @@ import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import pLimit from 'p-limit';
 import type { ArchivedObject, ReportStore } from '../../lib/aws/index.js';
 import { redact, type SkywatchClient } from '../../lib/index.js';
-import { archiveSite, type SiteTask } from './archive-site.js';
+import { fetchSite, type SiteTask, storeSite } from './archive-site.js';
 
 export interface SitesOutcome {
   archived: ArchivedObject[];
@@ -40,17 +40,19 @@ export async function archiveSites(
     }
     return outcome;
   }
-  const limit = pLimit(options.concurrency);
+  // Separate pools: a service slot frees as soon as the service answers, so storage latency
+  // never holds back the next call (the service is the slow, rate-limited side).
+  const calls = pLimit(options.concurrency);
+  const writes = pLimit(options.concurrency);
   await Promise.all(
-    tasks.map((task) =>
-      limit(async () => {
-        try {
-          outcome.archived.push(await archiveSite(deps.client, deps.store, task));
-        } catch (error) {
-          outcome.failed.push({ site: task.site, reason: redact((error as Error).message) });
-        }
-      }),
-    ),
+    tasks.map(async (task) => {
+      try {
+        const report = await calls(() => fetchSite(deps.client, task));
+        outcome.archived.push(await writes(() => storeSite(deps.store, task, report)));
+      } catch (error) {
+        outcome.failed.push({ site: task.site, reason: redact((error as Error).message) });
+      }
+    }),
   );
   outcome.archived.sort((a, b) => a.key.localeCompare(b.key));
   return outcome;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../../lib/aws/index.js';
 
 /**
@@ -40,6 +40,8 @@ export const ServiceEnv = z.object({
   SKYWATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
   /** Longest total wait between attempts of one call (throttling can need minutes). */
   SKYWATCH_MAX_RETRY_WAIT_MS: z.coerce.number().int().min(0).max(900_000).default(20_000),
+  /** Wait for the token refresher's new token when the stored one is stale (refresh gap). */
+  TOKEN_WAIT_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
 });
 
 export const BucketEnv = z.object({ REPORT_BUCKET: z.string().min(3) });

@@ -26,8 +26,10 @@ export function transportSettings(env: {
   SKYWATCH_ATTEMPT_TIMEOUT_MS: number;
   SKYWATCH_MAX_ATTEMPTS: number;
   SKYWATCH_MAX_RETRY_WAIT_MS: number;
+  TOKEN_WAIT_SECONDS: number;
 }) {
   return {
+    tokenWaitMs: env.TOKEN_WAIT_SECONDS * 1000,
     attemptTimeoutMs: env.SKYWATCH_ATTEMPT_TIMEOUT_MS,
     maxAttempts: env.SKYWATCH_MAX_ATTEMPTS,
     maxRetryWaitMs: env.SKYWATCH_MAX_RETRY_WAIT_MS,
@@ -41,6 +43,8 @@ export interface ServiceRuntimeOptions {
   attemptTimeoutMs?: number;
   maxAttempts?: number;
   maxRetryWaitMs?: number;
+  /** How long to wait for the refresher's new token when the stored one is stale. */
+  tokenWaitMs?: number;
   /** Overrides for tests and the local run (a clock, AWS endpoints). */
   aws?: AwsClients;
 }
@@ -55,7 +59,9 @@ export function serviceRuntime(
   let context: Context | undefined;
   const client = new SkywatchClient({
     baseUrl: options.baseUrl,
-    auth: new SecretTokenSource(secrets, options.tokenSecretArn),
+    auth: new SecretTokenSource(secrets, options.tokenSecretArn, {
+      awaitFreshMs: options.tokenWaitMs ?? 60_000,
+    }),
     userAgentSuffix: [name, options.userAgentSuffix].filter(Boolean).join(' '),
     remainingTimeMs: () => context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY,
     ...(options.attemptTimeoutMs === undefined

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createAwsClients, SecretStore } from '../../lib/aws/index.js';
 import { AuthError } from '../../lib/index.js';
 import { CredentialsEnv, readEnv, ServiceEnv } from '../shared/env.js';

@@ -19,6 +19,9 @@ export interface ArchivedObject {
 
 const NDJSON = { ContentType: 'application/x-ndjson', ContentEncoding: 'gzip' } as const;
 /** 8 MiB parts, two in flight: the upload's memory is bounded whatever the snapshot's size. */
+// Level 6 (zlib's default) costs ~2x the CPU of level 4 for ~5% smaller snapshots; measured in
+// `npm run bench`.
+const GZIP_LEVEL = 4;
 const PART_SIZE = 8 * 1024 * 1024;
 
 /**
@@ -69,15 +72,16 @@ export class ReportStore {
   }
 
   /**
-   * A large record stream (a full status snapshot): serialised, gzipped and uploaded as it
-   * arrives, with back-pressure, so memory stays flat however many records there are.
+   * A large record stream (a full status snapshot), given as batches (pages): serialised,
+   * gzipped and uploaded as it arrives, one write per batch with back-pressure, so memory stays
+   * flat however many records there are.
    */
   async streamRecords(
     key: string,
-    records: AsyncIterable<unknown>,
+    batches: AsyncIterable<readonly unknown[]>,
     metadata: Record<string, string> = {},
   ) {
-    const gzip = createGzip();
+    const gzip = createGzip({ level: GZIP_LEVEL });
     const hash = createHash('sha256');
     let bytes = 0;
     const body = new PassThrough();
@@ -97,9 +101,12 @@ export class ReportStore {
     done.catch(() => gzip.destroy());
     let count = 0;
     try {
-      for await (const record of records) {
-        count++;
-        if (!gzip.write(`${JSON.stringify(record)}\n`)) await once(gzip, 'drain');
+      for await (const batch of batches) {
+        if (batch.length === 0) continue;
+        count += batch.length;
+        let text = '';
+        for (const record of batch) text += `${JSON.stringify(record)}\n`;
+        if (!gzip.write(text)) await once(gzip, 'drain');
       }
       gzip.end();
       await done;

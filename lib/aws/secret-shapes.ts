@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The two secrets (docs/operations.md). The credentials secret is set by an operator; the token

@@ -3,7 +3,7 @@ import {
   PutSecretValueCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { SecretError } from './errors.js';
 
 interface Cached {

@@ -4,7 +4,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ConflictError, StorageError } from './errors.js';
 
 export type WriteCondition = { ifMatch: string } | { ifNoneMatch: true };

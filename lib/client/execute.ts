@@ -1,5 +1,5 @@
 import { XMLValidator } from 'fast-xml-parser';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { hasScope } from '../auth/scopes.js';
 import type { AccessToken } from '../auth/token-source.js';
 import { AuthError, SchemaError } from '../errors/errors.js';

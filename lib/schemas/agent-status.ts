@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DateTime, Int, Keycode } from './common.js';
 
 // Spec 2.2. Groups are nested objects named after the group and present only when selected

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SchemaError } from '../errors/errors.js';
 
 /** ISO 8601 instant as the service renders it (`2026-06-15T12:00:00Z`, offsets allowed). */

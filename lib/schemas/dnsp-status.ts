@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DateTime, Int, Keycode, Uuid } from './common.js';
 
 /** DNSP status entry (2.3). */

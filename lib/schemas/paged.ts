@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentStatus } from './agent-status.js';
 import { Int } from './common.js';
 import { DNSPAgentStatus } from './dnsp-status.js';

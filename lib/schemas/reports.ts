@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DateTime, Int, Keycode, Uuid } from './common.js';
 
 /** GSM usage report (2.4). */

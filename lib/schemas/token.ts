@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Token response (5.2). `scope` is parsed separately: it comes in several renderings. */
 export const TokenResponse = z.looseObject({

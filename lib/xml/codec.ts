@@ -1,5 +1,5 @@
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { SchemaError } from '../errors/errors.js';
 import { parseResponse } from '../schemas/common.js';
 import { describe } from './zod-walk.js';

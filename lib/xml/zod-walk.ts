@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** The parts of a zod 4 definition the XML codec needs; read through `_zod.def`. */
 interface Def {

@@ -63,7 +63,12 @@ describe('Class: ReportStore', () => {
 
   it('streams a record set larger than one multipart part and counts what it wrote', async () => {
     async function* many() {
-      for (let i = 0; i < 60_000; i++) yield { i, pad: `${i}`.repeat(40 + (i % 50)) };
+      for (let page = 0; page < 60; page++) {
+        yield Array.from({ length: 1000 }, (_, n) => {
+          const i = page * 1000 + n;
+          return { i, pad: `${i}`.repeat(40 + (i % 50)) };
+        });
+      }
     }
     const key = reportKey({
       dataset: 'agent-status',

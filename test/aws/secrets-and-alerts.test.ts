@@ -5,6 +5,7 @@ import {
   CredentialsSecretSchema,
   SecretError,
   SecretStore,
+  SecretTokenSource,
   snsSubject,
   TokenSecretSchema,
 } from '../../lib/aws/index.js';
@@ -85,6 +86,48 @@ describe('Class: SecretStore', () => {
       .read(res.credentialsSecretArn, TokenSecretSchema)
       .catch((e: unknown) => e);
     expect(inspect(creds, { depth: 8 })).not.toContain('changed');
+  });
+});
+
+describe('Class: SecretTokenSource', () => {
+  const pair = (accessToken: string, expiresAt: string) => ({
+    accessToken,
+    refreshToken: `r-${accessToken}`,
+    expiresAt,
+    scopes: ['SkyStatus.GSM'],
+    issuedAt: '2026-06-15T11:55:00Z',
+  });
+
+  it('waits for the refresher to replace a rejected token, then hands out the new one', async () => {
+    const writer = new SecretStore(aws.clients.secrets);
+    await writer.write(res.tokenSecretArn, pair('old-token-1', '2099-01-01T00:00:00Z'));
+    const source = new SecretTokenSource(new SecretStore(aws.clients.secrets), res.tokenSecretArn, {
+      awaitFreshMs: 5_000,
+      pollMs: 50,
+    });
+    expect((await source.getToken()).value).toBe('old-token-1');
+    source.invalidate('old-token-1');
+    setTimeout(
+      () => void writer.write(res.tokenSecretArn, pair('new-token-2', '2099-01-01T00:00:00Z')),
+      300,
+    );
+    const started = Date.now();
+    expect((await source.getToken()).value).toBe('new-token-2');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  });
+
+  it('gives up waiting after awaitFreshMs and lets the service decide', async () => {
+    await new SecretStore(aws.clients.secrets).write(
+      res.tokenSecretArn,
+      pair('stale-token-3', '2000-01-01T00:00:00Z'),
+    );
+    const source = new SecretTokenSource(new SecretStore(aws.clients.secrets), res.tokenSecretArn, {
+      awaitFreshMs: 200,
+      pollMs: 50,
+    });
+    const started = Date.now();
+    expect((await source.getToken()).value).toBe('stale-token-3');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
   });
 });
 

@@ -45,6 +45,8 @@ export async function startProduct(
   Object.assign(process.env, functionEnv(res, emulator, aws.moto.endpoint, [gsm]), {
     POWERTOOLS_LOG_LEVEL: 'CRITICAL',
     POWERTOOLS_METRICS_DISABLED: 'true',
+    // Tests run the refresher themselves; nobody else will rotate a rejected token meanwhile.
+    TOKEN_WAIT_SECONDS: '0',
     ...extraEnv,
   });
   return {

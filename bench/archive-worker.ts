@@ -1,0 +1,74 @@
+import { gzipSync } from 'node:zlib';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { archiveSnapshots } from '../functions/report-fetcher/archive-snapshots.js';
+import { createAwsClients, ReportStore, reportKey } from '../lib/aws/index.js';
+import { SkywatchClient } from '../lib/index.js';
+
+/**
+ * One measurement in its own process, so its peak RSS is its own: walk a GSM's status
+ * snapshots (4.3 and 4.4, pages of 1,000) in one of three ways and print what it cost.
+ *   discard  download and parse every page, keep nothing (the floor)
+ *   archive  the report fetcher's streaming archive (prefetch, gzip, multipart upload)
+ *   collect  the naive way: every page in memory, then one gzip and one upload
+ */
+const [mode, baseUrl, authUrl, gsm, s3Endpoint, bucket] = process.argv.slice(2);
+const client = new SkywatchClient({
+  baseUrl: baseUrl ?? '',
+  authUrl: authUrl ?? '',
+  auth: {
+    clientId: 'skywatch-demo',
+    clientSecret: 'demo-client-secret',
+    username: 'ops@example.com',
+    password: 'demo-password',
+  },
+  attemptTimeoutMs: 60_000,
+});
+const aws = createAwsClients({
+  endpoint: s3Endpoint ?? '',
+  credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },
+});
+const store = new ReportStore(aws.s3, bucket ?? '');
+const key = gsm ?? '';
+const paging = { batchSize: 1000, prefetch: true } as const;
+
+async function run(): Promise<{ endpoints: number; bytes: number }> {
+  if (mode === 'discard') {
+    let endpoints = 0;
+    for await (const page of client.gsmAgentStatus(key, paging).pages())
+      endpoints += page.entries.length;
+    for await (const page of client.gsmDnspStatus(key, paging).pages()) void page;
+    return { endpoints, bytes: 0 };
+  }
+  if (mode === 'archive') {
+    const [agents, dnsp] = await archiveSnapshots(client, store, key, '2026-06-15');
+    return { endpoints: agents?.records ?? 0, bytes: (agents?.bytes ?? 0) + (dnsp?.bytes ?? 0) };
+  }
+  const agents: unknown[] = [];
+  for await (const e of client.gsmAgentStatus(key, paging).entries()) agents.push(e);
+  const dnsp: unknown[] = [];
+  for await (const e of client.gsmDnspStatus(key, paging).entries()) dnsp.push(e);
+  let bytes = 0;
+  for (const [dataset, records] of [
+    ['agent-status', agents],
+    ['dnsp-status', dnsp],
+  ] as const) {
+    const body = gzipSync(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    bytes += body.length;
+    const Key = reportKey({ dataset, gsm: key, date: '2026-06-14', file: 'collected.ndjson.gz' });
+    await aws.s3.send(new PutObjectCommand({ Bucket: bucket, Key, Body: body }));
+  }
+  return { endpoints: agents.length, bytes };
+}
+
+const started = performance.now();
+run()
+  .then((result) => {
+    const wallMs = performance.now() - started;
+    console.log(
+      JSON.stringify({ mode, ...result, wallMs, peakRssMb: process.resourceUsage().maxRSS / 1024 }),
+    );
+  })
+  .catch((error: unknown) => {
+    console.log(JSON.stringify({ mode, error: (error as Error).message }));
+    process.exit(1);
+  });

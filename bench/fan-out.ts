@@ -1,0 +1,103 @@
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import pLimit from 'p-limit';
+import { fetchSite } from '../functions/report-fetcher/archive-site.js';
+import { archiveSites } from '../functions/report-fetcher/fan-out.js';
+import { createAwsClients, ReportStore } from '../lib/aws/index.js';
+import { SkywatchClient } from '../lib/index.js';
+import { startMoto } from '../scripts/local/moto-server.js';
+import { startEmulatorProcess } from './processes.js';
+
+/**
+ * DNSP reports (4.8) for 1,000 sites with 50 ms added to every call: the report fetcher's
+ * bounded pool against the ideal (sites / concurrency × latency) and against one site after
+ * another. The emulator and moto run in their own processes, as the real service and S3 would.
+ */
+export interface FanOut {
+  sites: number;
+  latencyMs: number;
+  concurrency: number;
+  /** The service calls alone, through the same bounded pool: what the target is about. */
+  wallMs: number;
+  /** Calls plus writes to local S3 (moto, far slower than S3 under concurrency). */
+  endToEndMs: number;
+  idealMs: number;
+  ratio: number;
+  sequentialEstimateMs: number;
+  archived: number;
+  failed: number;
+}
+
+export async function fanOut(concurrency = 16): Promise<FanOut> {
+  const sites = 1000;
+  const latencyMs = 50;
+  const moto = await startMoto();
+  const emulator = await startEmulatorProcess([
+    '--gsms',
+    '1',
+    '--sites',
+    String(sites),
+    '--endpoints',
+    String(sites * 2),
+    '--now',
+    '2026-06-15T12:00:00Z',
+  ]);
+  try {
+    const aws = createAwsClients({
+      endpoint: moto.endpoint,
+      credentials: { accessKeyId: 't', secretAccessKey: 't' },
+    });
+    await aws.s3.send(new CreateBucketCommand({ Bucket: 'bench-fan-out' }));
+    const client = new SkywatchClient({
+      baseUrl: emulator.baseUrl,
+      authUrl: emulator.authUrl,
+      auth: {
+        clientId: 'skywatch-demo',
+        clientSecret: 'demo-client-secret',
+        username: 'ops@example.com',
+        password: 'demo-password',
+      },
+    });
+    const deps = { client, store: new ReportStore(aws.s3, 'bench-fan-out'), sqs: aws.sqs };
+    const info = (await (await fetch(`${emulator.adminUrl}/info`)).json()) as {
+      gsms: { sites: { key: string }[] }[];
+    };
+    const keys = info.gsms[0]?.sites.map((s) => s.key) ?? [];
+    const tasks = (day: string) => keys.map((site) => ({ gsm: emulator.gsm, site, day }));
+    await fetch(`${emulator.adminUrl}/faults`, {
+      method: 'PUT',
+      body: JSON.stringify({
+        faults: [{ operation: 'report.site.dnsp', kind: 'latency', latencyMs }],
+      }),
+    });
+    await client.tokens.getToken();
+    // One site after another, on 50 sites, extrapolated: all 1,000 would take about a minute.
+    const seqStarted = performance.now();
+    await archiveSites(deps, tasks('2026-06-01').slice(0, 50), {
+      concurrency: 1,
+      fanoutThreshold: Number.POSITIVE_INFINITY,
+    });
+    const sequentialEstimateMs = ((performance.now() - seqStarted) / 50) * sites;
+    const started = performance.now();
+    const outcome = await archiveSites(deps, tasks('2026-06-02'), {
+      concurrency,
+      fanoutThreshold: Number.POSITIVE_INFINITY,
+    });
+    const wallMs = performance.now() - started;
+    const idealMs = (sites / concurrency) * latencyMs;
+    return {
+      sites,
+      latencyMs,
+      concurrency,
+      wallMs,
+      endToEndMs,
+      idealMs,
+      ratio: wallMs / idealMs,
+      sequentialEstimateMs,
+      archived: outcome.archived.length,
+      failed: outcome.failed.length,
+    };
+  } finally {
+    await emulator.stop();
+    await moto.stop();
+  }
+}

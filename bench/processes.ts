@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+
+export interface EmulatorProcess {
+  baseUrl: string;
+  authUrl: string;
+  adminUrl: string;
+  gsm: string;
+  stop(): Promise<void>;
+}
+
+const TSX = ['--import', 'tsx'];
+
+/**
+ * The emulator in its own process (a larger young generation: it builds megabytes of JSON a
+ * second), so the measured process pays only for the client side.
+ */
+export async function startEmulatorProcess(args: string[]): Promise<EmulatorProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=64', ...TSX, 'emulator/cli.ts', '--port', '0', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    out += chunk.toString();
+    if (out.includes('admin URL')) break;
+  }
+  const find = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)?.[1] ?? '';
+  const baseUrl = find('base URL');
+  const adminUrl = find('admin URL').replace(/\/info$/, '');
+  const info = (await (await fetch(`${adminUrl}/info`)).json()) as { gsms: { key: string }[] };
+  return {
+    baseUrl,
+    authUrl: find('token URL').replace(/\/auth\/token$/, ''),
+    adminUrl,
+    gsm: info.gsms[0]?.key ?? '',
+    stop: () => stopChild(child),
+  };
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+/** Runs a TypeScript file in a fresh Node process and answers the last JSON line it printed. */
+export async function runWorker<T>(file: string, args: string[]): Promise<T> {
+  const child = spawn(process.execPath, [...TSX, file, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  await once(child, 'exit');
+  const last = out.trim().split('\n').at(-1) ?? '{}';
+  return JSON.parse(last) as T;
+}

@@ -1,0 +1,106 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { archiveAtScale } from './archive.js';
+import { coldStarts } from './cold-start.js';
+import type { FanOut } from './fan-out.js';
+import { runWorker } from './processes.js';
+import type { TokenEconomy } from './token-economy.js';
+
+/**
+ * `npm run bench`: every figure is a ratio measured in one run on this machine (they are shared
+ * and noisy), printed as a table and written to bench/results/. `BENCH_SIZES=10000,100000`
+ * makes a quicker run than the default 10,000 and 1,000,000 endpoints.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+
+const sizes = (process.env.BENCH_SIZES ?? '10000,1000000').split(',').map(Number);
+const pass = (ok: boolean) => (ok ? 'met' : 'MISSED');
+const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+async function main(): Promise<void> {
+  const started = new Date();
+  console.log(`Skywatch benchmarks on ${cpus().length} cores, Node ${process.version}`);
+  console.log('1. archive at scale');
+  const archive = await archiveAtScale(sizes, 100_000);
+  console.log('2. token economy (a simulated day)');
+  const tokens = await runWorker<TokenEconomy>('bench/part.ts', ['token-economy']);
+  console.log('3. fan-out (1,000 sites, 50 ms per call)');
+  const fan = await runWorker<FanOut>('bench/part.ts', ['fan-out']);
+  console.log('4. cold start');
+  const cold = await coldStarts(7);
+
+  const rows: [string, string, string, string][] = [];
+  const largest = Math.max(...sizes);
+  const smallest = Math.min(...sizes);
+  for (const size of sizes) {
+    for (const run of archive.runs[size] ?? []) {
+      const rate = run.endpoints / (run.wallMs / 1000);
+      rows.push([
+        `archive ${size.toLocaleString('en')} ${run.mode}`,
+        `${fmt(run.wallMs / 1000, 1)} s, ${Math.round(rate).toLocaleString('en')} endpoints/s, ${fmt(run.bytes / 1e6, 1)} MB written`,
+        `peak RSS ${Math.round(run.peakRssMb)} MB`,
+        '',
+      ]);
+    }
+    const ratio = archive.wallRatio[size] ?? Number.NaN;
+    rows.push([
+      `archive ${size.toLocaleString('en')} wall / download-only`,
+      fmt(ratio),
+      'target ≤ 1.25',
+      pass(ratio <= 1.25),
+    ]);
+  }
+  rows.push([
+    `peak RSS ${largest.toLocaleString('en')} / ${smallest.toLocaleString('en')}`,
+    fmt(archive.rssRatio),
+    'target ≤ 1.5',
+    pass(archive.rssRatio <= 1.5),
+  ]);
+  rows.push([
+    'token calls in 24 h',
+    `${tokens.tokenCalls} (${tokens.passwordGrants} password, ${tokens.refreshGrants} refresh)`,
+    `target ≤ ${tokens.target}; re-auth every run: ${tokens.reauthenticateEveryRun}`,
+    pass(tokens.tokenCalls <= tokens.target && tokens.passwordGrants <= 1),
+  ]);
+  rows.push([
+    `fan-out ${fan.sites} sites × ${fan.latencyMs} ms, concurrency ${fan.concurrency}`,
+    `${fmt(fan.wallMs / 1000)} s = ${fmt(fan.ratio)} × ideal ${fmt(fan.idealMs / 1000)} s; with local S3 writes ${fmt(fan.endToEndMs / 1000)} s; one by one ~${fmt(fan.sequentialEstimateMs / 1000, 0)} s`,
+    'target ≤ 1.2',
+    pass(fan.ratio <= 1.2 && fan.failed === 0),
+  ]);
+  for (const c of cold.results) {
+    rows.push([
+      `cold start ${c.function}`,
+      `${fmt(c.initMs, 0)} ms vs bare ${fmt(c.bareInitMs, 0)} ms = ${fmt(c.ratio)}; bundle ${fmt(c.bundleBytes / 1024, 0)} KiB`,
+      'target ≤ 1.5',
+      pass(c.ratio <= 1.5),
+    ]);
+  }
+  const width = rows.reduce((w, r) => Math.max(w, r[0].length), 0);
+  console.log('\nResults');
+  for (const [name, value, target, verdict] of rows) {
+    console.log(
+      `  ${name.padEnd(width)}  ${value}${target ? `  (${target})` : ''}${verdict ? `  ${verdict}` : ''}`,
+    );
+  }
+  const result = {
+    startedAt: started.toISOString(),
+    machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version },
+    archive,
+    tokens,
+    fanOut: fan,
+    coldStart: cold,
+  };
+  mkdirSync('bench/results', { recursive: true });
+  const file = `bench/results/run-${started.toISOString().replace(/[:.]/g, '-')}.json`;
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync('bench/results/latest.json', `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\nwrote ${file} and bench/results/latest.json`);
+}
+
+main().catch((error: unknown) => {
+  console.error('bench failed:', error);
+  process.exit(1);
+});

@@ -1,0 +1,114 @@
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Values CloudWatch Logs accepts as a retention period, in days. */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288,
+  3653,
+] as const;
+
+/**
+ * Everything an operator may configure. Only the service URLs and the GSM keys are required;
+ * everything else has a default suited to one console with a few thousand endpoints.
+ */
+export interface SkywatchSettings {
+  /** `{base_url}` of the service, https. Operations 4.1–4.10 live under it. */
+  readonly baseUrl: string;
+  /** `{auth_url}` of the identity service, https; the token endpoint is `{auth_url}/auth/token`. */
+  readonly authUrl: string;
+  /** GSM keycodes to archive and watch (`ABCD-EFGH-IJKL-MNOP-QRST`), at least one. */
+  readonly gsmKeys: readonly string[];
+  /** E-mail address subscribed to the alert topic. @default - no subscription */
+  readonly alertEmail?: string;
+  /** E-mail address subscribed to the ops (alarm) topic. @default - alertEmail */
+  readonly opsEmail?: string;
+  /** Log level of every function. @default 'INFO' */
+  readonly logLevel?: LogLevel;
+  /**
+   * Token refresher rate in minutes; at most the access-token lifetime, so there is one token
+   * call per lifetime (functions wait out the seconds between expiry and rotation). @default 5
+   */
+  readonly tokenRefreshMinutes?: number;
+  /** Access-token lifetime of the service, in seconds. @default 300 */
+  readonly accessTokenLifetimeSeconds?: number;
+  /** Daily archive time, `HH:MM` UTC. @default '06:00' */
+  readonly reportFetchTimeUtc?: string;
+  /** Blocked-URL alerter rate in minutes. @default 60 */
+  readonly blockedUrlAlertMinutes?: number;
+  /** Infection alerter rate in minutes. @default 5 */
+  readonly infectionAlertMinutes?: number;
+  /** Blocked-URL count a site's latest day must exceed to alert. @default 200 */
+  readonly blockedUrlMinCount?: number;
+  /** Multiple of the site's baseline (median of previous days) to exceed. @default 3 */
+  readonly blockedUrlBaselineMultiplier?: number;
+  /** Newly infected endpoints in one run above which one summary alert is sent. @default 10 */
+  readonly infectionSummaryThreshold?: number;
+  /** Also alert when an endpoint is cleaned. @default false */
+  readonly alertOnClean?: boolean;
+  /** Webhook signature timestamp tolerance, in seconds. @default 300 */
+  readonly webhookToleranceSeconds?: number;
+  /** Webhook steady-state request rate per second (API stage throttling). @default 10 */
+  readonly webhookRateLimit?: number;
+  /** Webhook burst limit (API stage throttling). @default 20 */
+  readonly webhookBurstLimit?: number;
+  /** Retention of every log group, in days (a CloudWatch Logs value). @default 30 */
+  readonly logRetentionDays?: number;
+  /** Days after which reports move to S3 Standard-IA (at least 30). @default 30 */
+  readonly reportTransitionDays?: number;
+  /** Days after which reports and manifests expire. @default 400 */
+  readonly reportExpirationDays?: number;
+  /** Days noncurrent object versions are kept. @default 30 */
+  readonly noncurrentVersionExpirationDays?: number;
+  /** Days S3 server access logs are kept. @default 90 */
+  readonly accessLogExpirationDays?: number;
+  /** Hours without an `ArchiveCompleted` metric before the heartbeat alarm fires. @default 26 */
+  readonly archiveHeartbeatHours?: number;
+  /** Most concurrent site workers (SQS event source maximum concurrency, 2–1000). @default 5 */
+  readonly siteWorkerMaxConcurrency?: number;
+  /** Deliveries of a fan-out message before it moves to the dead-letter queue. @default 3 */
+  readonly fanoutMaxReceiveCount?: number;
+  /** Create an Athena workgroup and Glue database over the archive. @default true */
+  readonly athena?: boolean;
+}
+
+/** Settings after validation, with every default filled in. */
+export type ResolvedSettings = Required<Omit<SkywatchSettings, 'alertEmail' | 'opsEmail'>> & {
+  readonly alertEmail: string | undefined;
+  readonly opsEmail: string | undefined;
+};
+
+export const DEFAULT_SETTINGS = {
+  logLevel: 'INFO',
+  tokenRefreshMinutes: 5,
+  accessTokenLifetimeSeconds: 300,
+  reportFetchTimeUtc: '06:00',
+  blockedUrlAlertMinutes: 60,
+  infectionAlertMinutes: 5,
+  blockedUrlMinCount: 200,
+  blockedUrlBaselineMultiplier: 3,
+  infectionSummaryThreshold: 10,
+  alertOnClean: false,
+  webhookToleranceSeconds: 300,
+  webhookRateLimit: 10,
+  webhookBurstLimit: 20,
+  logRetentionDays: 30,
+  reportTransitionDays: 30,
+  reportExpirationDays: 400,
+  noncurrentVersionExpirationDays: 30,
+  accessLogExpirationDays: 90,
+  archiveHeartbeatHours: 26,
+  siteWorkerMaxConcurrency: 5,
+  fanoutMaxReceiveCount: 3,
+  athena: true,
+} as const satisfies Omit<SkywatchSettings, 'baseUrl' | 'authUrl' | 'gsmKeys'>;
+
+export const SETTING_NAMES: readonly (keyof SkywatchSettings)[] = [
+  'baseUrl',
+  'authUrl',
+  'gsmKeys',
+  'alertEmail',
+  'opsEmail',
+  ...(Object.keys(DEFAULT_SETTINGS) as (keyof typeof DEFAULT_SETTINGS)[]),
+];
+
+export { SkywatchConfigError } from './errors.js';

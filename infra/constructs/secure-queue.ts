@@ -1,0 +1,48 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+
+/**
+ * An SQS queue encrypted with SQS-managed keys and refusing plain-HTTP requests.
+ * SSE-SQS rather than a customer key: messages carry only site ids and dates, and EventBridge
+ * and Lambda can deliver to it without a key policy.
+ */
+export function secureQueue(scope: Construct, id: string, props: sqs.QueueProps = {}): sqs.Queue {
+  return new sqs.Queue(scope, id, {
+    ...props,
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
+}
+
+export interface QueueDepthAlarmProps {
+  readonly queue: sqs.IQueue;
+  readonly topic: sns.ITopic;
+  readonly description: string;
+}
+
+/** Alarms as soon as one message is visible in a dead-letter queue. */
+export function queueDepthAlarm(
+  scope: Construct,
+  id: string,
+  props: QueueDepthAlarmProps,
+): cloudwatch.Alarm {
+  const alarm = new cloudwatch.Alarm(scope, id, {
+    alarmDescription: props.description,
+    metric: props.queue.metricApproximateNumberOfMessagesVisible({
+      period: Duration.minutes(5),
+      statistic: cloudwatch.Stats.MAXIMUM,
+    }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+  const action = new cwActions.SnsAction(props.topic);
+  alarm.addAlarmAction(action);
+  alarm.addOkAction(action);
+  return alarm;
+}

@@ -1,0 +1,176 @@
+import { existsSync } from 'node:fs';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { queueDepthAlarm, secureQueue } from './secure-queue.js';
+
+/** The newest Node.js runtime aws-cdk-lib 2.276 knows; cdk-nag AwsSolutions-L1 checks it. */
+export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+// ESM bundles still meet CommonJS dependencies that call require(); give them one.
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __skywatchCreateRequire } from 'node:module'; const require = __skywatchCreateRequire(import.meta.url);";
+
+export interface SkywatchFunctionProps {
+  /** Entry file, absolute or relative to the project root (`functions/<name>/handler.ts`). */
+  readonly entry: string;
+  /** Service name: the `POWERTOOLS_SERVICE_NAME` and the `service` metric dimension. */
+  readonly serviceName: string;
+  readonly description: string;
+  readonly timeout: Duration;
+  readonly memorySize: number;
+  /** Names and ARNs only; never a secret value. */
+  readonly environment: Readonly<Record<string, string>>;
+  /** Topic the function's alarms notify. */
+  readonly alarmTopic: sns.ITopic;
+  readonly logRetention: logs.RetentionDays;
+  /** @default - unreserved */
+  readonly reservedConcurrentExecutions?: number;
+  /**
+   * Invoked asynchronously (by a schedule): failed events go to a dead-letter queue with an
+   * alarm on its depth, after this many retries.
+   * @default - not invoked asynchronously, no dead-letter queue
+   */
+  readonly asyncRetryAttempts?: number;
+  /** Oldest age of an asynchronous event before it is given up. @default Duration.hours(6) */
+  readonly maxEventAge?: Duration;
+}
+
+/**
+ * One Skywatch Lambda function: esbuild-bundled ESM on arm64, its own role (no managed
+ * policies), its own log group with retention, alarms on errors and throttles and, when it is
+ * invoked asynchronously, a dead-letter queue for failed events with an alarm on its depth.
+ */
+export class SkywatchFunction extends Construct {
+  readonly function: nodejs.NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+  /** Failed asynchronous invocations land here. */
+  readonly deadLetterQueue: sqs.Queue | undefined;
+
+  constructor(scope: Construct, id: string, props: SkywatchFunctionProps) {
+    super(scope, id);
+    validate(props);
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Skywatch ${props.serviceName}`,
+    });
+    // In place of AWSLambdaBasicExecutionRole: write to this function's log group only.
+    this.logGroup.grantWrite(this.role);
+
+    if (props.asyncRetryAttempts !== undefined) {
+      this.deadLetterQueue = secureQueue(this, 'DeadLetterQueue', {
+        retentionPeriod: Duration.days(14),
+      });
+      Validations.of(this.deadLetterQueue).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason:
+          'This queue is itself the dead-letter destination of failed asynchronous invocations; it is watched by an alarm.',
+      });
+    }
+
+    this.function = new nodejs.NodejsFunction(this, 'Function', {
+      entry: props.entry,
+      handler: 'handler',
+      description: props.description,
+      runtime: FUNCTION_RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      timeout: props.timeout,
+      memorySize: props.memorySize,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      environment: {
+        ...props.environment,
+        POWERTOOLS_SERVICE_NAME: props.serviceName,
+        POWERTOOLS_METRICS_NAMESPACE: 'Skywatch',
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      retryAttempts: props.asyncRetryAttempts,
+      maxEventAge:
+        props.asyncRetryAttempts === undefined
+          ? undefined
+          : (props.maxEventAge ?? Duration.hours(6)),
+      onFailure: this.deadLetterQueue
+        ? new destinations.SqsDestination(this.deadLetterQueue)
+        : undefined,
+      bundling: {
+        format: nodejs.OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        target: 'node24',
+        // Bundled, not taken from the runtime: the deployed SDK is the one the tests ran
+        // with, and @aws-sdk/lib-storage is not part of the Lambda runtime.
+        bundleAwsSDK: true,
+        forceDockerBundling: false,
+      },
+    });
+
+    const alarmAction = new cwActions.SnsAction(props.alarmTopic);
+    for (const [name, metric] of [
+      ['Errors', this.function.metricErrors({ period: Duration.minutes(5) })],
+      ['Throttles', this.function.metricThrottles({ period: Duration.minutes(5) })],
+    ] as const) {
+      const alarm = new cloudwatch.Alarm(this, `${name}Alarm`, {
+        alarmDescription: `Skywatch ${props.serviceName}: ${name.toLowerCase()} in the last 5 minutes.`,
+        metric: metric.with({ statistic: cloudwatch.Stats.SUM }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      alarm.addAlarmAction(alarmAction);
+      alarm.addOkAction(alarmAction);
+    }
+    if (this.deadLetterQueue) {
+      queueDepthAlarm(this, 'DeadLetterAlarm', {
+        queue: this.deadLetterQueue,
+        topic: props.alarmTopic,
+        description: `Skywatch ${props.serviceName}: failed asynchronous invocations are waiting in its dead-letter queue.`,
+      });
+    }
+  }
+}
+
+function validate(props: SkywatchFunctionProps): void {
+  if (!existsSync(props.entry)) {
+    throw new Error(`SkywatchFunction: entry ${props.entry} does not exist.`);
+  }
+  if (props.timeout.toSeconds() < 1 || props.timeout.toSeconds() > 900) {
+    throw new Error(`SkywatchFunction ${props.serviceName}: timeout must be 1–900 s.`);
+  }
+  if (!Number.isInteger(props.memorySize) || props.memorySize < 128 || props.memorySize > 10_240) {
+    throw new Error(`SkywatchFunction ${props.serviceName}: memorySize must be 128–10240 MB.`);
+  }
+  if (props.asyncRetryAttempts !== undefined && ![0, 1, 2].includes(props.asyncRetryAttempts)) {
+    throw new Error(`SkywatchFunction ${props.serviceName}: asyncRetryAttempts must be 0, 1 or 2.`);
+  }
+  for (const [name, value] of Object.entries(props.environment)) {
+    if (/SECRET$|PASSWORD|TOKEN$/i.test(name)) {
+      // Secret values belong in Secrets Manager; only their ARNs go in the environment.
+      throw new Error(
+        `SkywatchFunction ${props.serviceName}: environment ${name} looks like a secret value.`,
+      );
+    }
+    if (value.length === 0) {
+      throw new Error(`SkywatchFunction ${props.serviceName}: environment ${name} is empty.`);
+    }
+  }
+}

@@ -1,0 +1,207 @@
+import * as path from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import type { ResolvedSettings } from './config/settings.js';
+import { BUCKET_PREFIXES, type ReportBucket } from './constructs/report-bucket.js';
+import { SkywatchFunction } from './constructs/skywatch-function.js';
+import type { SkywatchSecrets } from './constructs/skywatch-secrets.js';
+import {
+  grantPrefixDelete,
+  grantPrefixRead,
+  grantPrefixWrite,
+  grantTopicPublish,
+} from './grants.js';
+
+/** Entry files, relative to the project root; infra knows a function only by its entry. */
+export const FUNCTION_ENTRIES = {
+  tokenRefresher: 'functions/token-refresher/handler.ts',
+  reportFetcher: 'functions/report-fetcher/handler.ts',
+  siteWorker: 'functions/report-fetcher/site-worker.ts',
+  blockedUrlAlerter: 'functions/blocked-url-alerter/handler.ts',
+  infectionAlerter: 'functions/infection-alerter/handler.ts',
+  cartCustomerWebhook: 'functions/cart-customer-webhook/handler.ts',
+} as const;
+
+export type FunctionName = keyof typeof FUNCTION_ENTRIES;
+
+/** Site workers get six times their timeout of visibility, as Lambda advises for SQS. */
+export const SITE_WORKER_TIMEOUT = Duration.minutes(5);
+
+export interface FunctionDeps {
+  readonly projectRoot: string;
+  readonly settings: ResolvedSettings;
+  readonly secrets: SkywatchSecrets;
+  readonly archive: ReportBucket;
+  readonly alertTopic: sns.ITopic;
+  readonly opsTopic: sns.ITopic;
+  readonly fanoutQueue: sqs.IQueue;
+}
+
+/**
+ * Creates the six functions (five products, the report fetcher's site worker being the sixth
+ * entry) with exactly the grants each needs. Nothing but the token refresher writes the token
+ * secret.
+ */
+export function createFunctions(
+  scope: Construct,
+  deps: FunctionDeps,
+): Record<FunctionName, SkywatchFunction> {
+  const { settings: s, secrets, archive, alertTopic, fanoutQueue } = deps;
+  const bucket = archive.bucket;
+  const common = {
+    alarmTopic: deps.opsTopic,
+    logRetention: s.logRetentionDays as logs.RetentionDays,
+  };
+  const env = (extra: Record<string, string>) => ({
+    SKYWATCH_BASE_URL: s.baseUrl,
+    SKYWATCH_AUTH_URL: s.authUrl,
+    TOKEN_SECRET_ARN: secrets.token.secretArn,
+    LOG_LEVEL: s.logLevel,
+    ...extra,
+  });
+  const entry = (name: FunctionName) => path.join(deps.projectRoot, FUNCTION_ENTRIES[name]);
+  const gsmKeys = s.gsmKeys.join(',');
+
+  const tokenRefresher = new SkywatchFunction(scope, 'TokenRefresher', {
+    ...common,
+    entry: entry('tokenRefresher'),
+    serviceName: 'token-refresher',
+    description: 'Refreshes the Skywatch OAuth tokens; the only writer of the token secret',
+    timeout: Duration.seconds(30),
+    memorySize: 256,
+    // One at a time: two refreshers would race on the rotating refresh token.
+    reservedConcurrentExecutions: 1,
+    asyncRetryAttempts: 0,
+    maxEventAge: Duration.minutes(Math.max(1, s.tokenRefreshMinutes)),
+    environment: env({ CREDENTIALS_SECRET_ARN: secrets.credentials.secretArn }),
+  });
+  secrets.credentials.grantRead(tokenRefresher.function);
+  secrets.token.grantRead(tokenRefresher.function);
+  secrets.token.grantWrite(tokenRefresher.function);
+
+  const reportFetcher = new SkywatchFunction(scope, 'ReportFetcher', {
+    ...common,
+    entry: entry('reportFetcher'),
+    serviceName: 'report-fetcher',
+    description: 'Archives the previous day of Skywatch reports to S3 and fans out per-site work',
+    timeout: Duration.minutes(15),
+    memorySize: 1024,
+    asyncRetryAttempts: 2,
+    environment: env({
+      REPORT_BUCKET: bucket.bucketName,
+      GSM_KEYS: gsmKeys,
+      FANOUT_QUEUE_URL: fanoutQueue.queueUrl,
+    }),
+  });
+  secrets.token.grantRead(reportFetcher.function);
+  for (const prefix of [BUCKET_PREFIXES.reports, BUCKET_PREFIXES.manifests]) {
+    grantPrefixRead(reportFetcher, bucket, prefix);
+    grantPrefixWrite(reportFetcher, bucket, prefix);
+  }
+  fanoutQueue.grantSendMessages(reportFetcher.function);
+
+  const siteWorker = new SkywatchFunction(scope, 'SiteWorker', {
+    ...common,
+    entry: entry('siteWorker'),
+    serviceName: 'report-site-worker',
+    description: 'Archives the reports of one site, from the report fetcher fan-out queue',
+    timeout: SITE_WORKER_TIMEOUT,
+    memorySize: 512,
+    environment: env({ REPORT_BUCKET: bucket.bucketName, GSM_KEYS: gsmKeys }),
+  });
+  secrets.token.grantRead(siteWorker.function);
+  // Read too: the store compares a report's hash (HEAD) before rewriting it, and a missing
+  // key answers 404 rather than 403 only with the List permission grantRead carries.
+  grantPrefixRead(siteWorker, bucket, BUCKET_PREFIXES.reports);
+  grantPrefixWrite(siteWorker, bucket, BUCKET_PREFIXES.reports);
+  // The event source grants receive/delete/change-visibility on the queue.
+  siteWorker.function.addEventSource(
+    new lambdaEvents.SqsEventSource(fanoutQueue, {
+      batchSize: 1,
+      reportBatchItemFailures: true,
+      maxConcurrency: s.siteWorkerMaxConcurrency,
+    }),
+  );
+
+  // Cursors, claims and de-duplication records: read, conditional writes, and deleting a claim
+  // when the attempt it guarded failed.
+  const grantStateRecords = (fn: SkywatchFunction) => {
+    grantPrefixRead(fn, bucket, BUCKET_PREFIXES.state);
+    grantPrefixWrite(fn, bucket, BUCKET_PREFIXES.state);
+    grantPrefixDelete(fn, bucket, BUCKET_PREFIXES.state);
+  };
+
+  const alerterEnv = {
+    REPORT_BUCKET: bucket.bucketName,
+    ALERT_TOPIC_ARN: alertTopic.topicArn,
+    GSM_KEYS: gsmKeys,
+  };
+  const blockedUrlAlerter = new SkywatchFunction(scope, 'BlockedUrlAlerter', {
+    ...common,
+    entry: entry('blockedUrlAlerter'),
+    serviceName: 'blocked-url-alerter',
+    description: 'Alerts on sites whose blocked-URL count spikes above threshold and baseline',
+    timeout: Duration.minutes(5),
+    memorySize: 512,
+    asyncRetryAttempts: 1,
+    maxEventAge: Duration.minutes(s.blockedUrlAlertMinutes),
+    environment: env({
+      ...alerterEnv,
+      BLOCKED_URL_MIN_COUNT: String(s.blockedUrlMinCount),
+      BLOCKED_URL_BASELINE_MULTIPLIER: String(s.blockedUrlBaselineMultiplier),
+    }),
+  });
+
+  const infectionAlerter = new SkywatchFunction(scope, 'InfectionAlerter', {
+    ...common,
+    entry: entry('infectionAlerter'),
+    serviceName: 'infection-alerter',
+    description: 'Alerts once on each newly infected endpoint since the last cursor',
+    timeout: Duration.minutes(2),
+    memorySize: 512,
+    // The cursor catches up on the next run; a retry would only overlap it.
+    asyncRetryAttempts: 0,
+    maxEventAge: Duration.minutes(s.infectionAlertMinutes),
+    environment: env({
+      ...alerterEnv,
+      INFECTION_SUMMARY_THRESHOLD: String(s.infectionSummaryThreshold),
+      ALERT_ON_CLEAN: String(s.alertOnClean),
+    }),
+  });
+  for (const alerter of [blockedUrlAlerter, infectionAlerter]) {
+    secrets.token.grantRead(alerter.function);
+    grantStateRecords(alerter);
+    grantTopicPublish(alerter, alertTopic);
+  }
+
+  const cartCustomerWebhook = new SkywatchFunction(scope, 'CartCustomerWebhook', {
+    ...common,
+    entry: entry('cartCustomerWebhook'),
+    serviceName: 'cart-customer-webhook',
+    description: 'Signed webhook that adds the customers of a shop cart (operation 4.10)',
+    // Below the 30 s API Gateway integration limit, so the function answers, not the gateway.
+    timeout: Duration.seconds(25),
+    memorySize: 512,
+    environment: env({
+      CREDENTIALS_SECRET_ARN: secrets.credentials.secretArn,
+      REPORT_BUCKET: bucket.bucketName,
+      WEBHOOK_TOLERANCE_SECONDS: String(s.webhookToleranceSeconds),
+    }),
+  });
+  secrets.token.grantRead(cartCustomerWebhook.function);
+  secrets.credentials.grantRead(cartCustomerWebhook.function);
+  grantStateRecords(cartCustomerWebhook);
+
+  return {
+    tokenRefresher,
+    reportFetcher,
+    siteWorker,
+    blockedUrlAlerter,
+    infectionAlerter,
+    cartCustomerWebhook,
+  };
+}

@@ -1,0 +1,174 @@
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { resolveSettings } from './config/resolve-settings.js';
+import type { ResolvedSettings, SkywatchSettings } from './config/settings.js';
+import { ArchiveQuery } from './constructs/archive-query.js';
+import { BUCKET_PREFIXES, ReportBucket } from './constructs/report-bucket.js';
+import { Schedules } from './constructs/schedules.js';
+import { queueDepthAlarm, secureQueue } from './constructs/secure-queue.js';
+import { SecureTopic } from './constructs/secure-topic.js';
+import { ServiceAlarms } from './constructs/service-alarms.js';
+import type { SkywatchFunction } from './constructs/skywatch-function.js';
+import { SkywatchSecrets } from './constructs/skywatch-secrets.js';
+import { WebhookApi } from './constructs/webhook-api.js';
+import { createFunctions, type FunctionName, SITE_WORKER_TIMEOUT } from './functions.js';
+
+/** The repository root: entries are resolved from it. */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface SkywatchStackProps extends StackProps {
+  /** Operator settings; validated here, with every problem listed at synth time. */
+  readonly settings: SkywatchSettings;
+  /** Directory the function entries are resolved from. @default the repository root */
+  readonly projectRoot?: string;
+}
+
+/** Everything Skywatch deploys: one stack, one `cdk deploy`. */
+export class SkywatchStack extends Stack {
+  readonly settings: ResolvedSettings;
+  readonly functions: Record<FunctionName, SkywatchFunction>;
+  readonly secrets: SkywatchSecrets;
+  readonly archive: ReportBucket;
+  readonly alerts: SecureTopic;
+  readonly ops: SecureTopic;
+  readonly fanoutQueue: sqs.Queue;
+  readonly fanoutDeadLetterQueue: sqs.Queue;
+  readonly webhook: WebhookApi;
+  readonly schedules: Schedules;
+  readonly serviceAlarms: ServiceAlarms;
+  readonly archiveQuery: ArchiveQuery | undefined;
+
+  constructor(scope: Construct, id: string, props: SkywatchStackProps) {
+    super(scope, id, props);
+    const s = resolveSettings(props.settings);
+    this.settings = s;
+    warnOnPlaceholders(this, s);
+
+    const secrets = new SkywatchSecrets(this, 'Secrets');
+    this.secrets = secrets;
+    const archive = new ReportBucket(this, 'Archive', {
+      transitionDays: s.reportTransitionDays,
+      expirationDays: s.reportExpirationDays,
+      noncurrentVersionExpirationDays: s.noncurrentVersionExpirationDays,
+      accessLogExpirationDays: s.accessLogExpirationDays,
+    });
+    this.archive = archive;
+    const alerts = new SecureTopic(this, 'Alerts', {
+      displayName: 'Skywatch alerts',
+      email: s.alertEmail,
+    });
+    this.alerts = alerts;
+    const ops = new SecureTopic(this, 'Ops', {
+      displayName: 'Skywatch operations',
+      email: s.opsEmail ?? s.alertEmail,
+      allowCloudWatchAlarms: true,
+    });
+    this.ops = ops;
+
+    const fanoutDeadLetters = secureQueue(this, 'FanoutDeadLetterQueue', {
+      retentionPeriod: Duration.days(14),
+    });
+    const fanout = secureQueue(this, 'FanoutQueue', {
+      visibilityTimeout: Duration.seconds(SITE_WORKER_TIMEOUT.toSeconds() * 6),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: fanoutDeadLetters, maxReceiveCount: s.fanoutMaxReceiveCount },
+    });
+    this.fanoutQueue = fanout;
+    this.fanoutDeadLetterQueue = fanoutDeadLetters;
+    queueDepthAlarm(this, 'FanoutDeadLetterAlarm', {
+      queue: fanoutDeadLetters,
+      topic: ops.topic,
+      description:
+        'Skywatch report fetcher: site work failed after every retry; the manifest lists the missing sites.',
+    });
+
+    this.functions = createFunctions(this, {
+      projectRoot: props.projectRoot ?? PROJECT_ROOT,
+      settings: s,
+      secrets,
+      archive,
+      alertTopic: alerts.topic,
+      opsTopic: ops.topic,
+      fanoutQueue: fanout,
+    });
+    const f = this.functions;
+
+    // '06:00' → hour 6, minute 0: EventBridge cron fields without leading zeros.
+    const [hour, minute] = s.reportFetchTimeUtc.split(':').map((part) => String(Number(part)));
+    this.schedules = new Schedules(this, 'Schedules', {
+      schedules: {
+        TokenRefresher: {
+          target: f.tokenRefresher,
+          schedule: events.Schedule.rate(Duration.minutes(s.tokenRefreshMinutes)),
+          description: 'Skywatch: refresh the OAuth tokens before the access token expires',
+        },
+        ReportFetcher: {
+          target: f.reportFetcher,
+          schedule: events.Schedule.cron({ hour, minute }),
+          description: "Skywatch: archive the previous day's reports",
+        },
+        BlockedUrlAlerter: {
+          target: f.blockedUrlAlerter,
+          schedule: events.Schedule.rate(Duration.minutes(s.blockedUrlAlertMinutes)),
+          description: 'Skywatch: look for blocked-URL spikes',
+        },
+        InfectionAlerter: {
+          target: f.infectionAlerter,
+          schedule: events.Schedule.rate(Duration.minutes(s.infectionAlertMinutes)),
+          description: 'Skywatch: look for newly infected endpoints',
+        },
+      },
+    });
+
+    const webhook = new WebhookApi(this, 'Webhook', {
+      handler: f.cartCustomerWebhook.function,
+      rateLimit: s.webhookRateLimit,
+      burstLimit: s.webhookBurstLimit,
+      logRetention: s.logRetentionDays as logs.RetentionDays,
+    });
+    this.webhook = webhook;
+
+    this.serviceAlarms = new ServiceAlarms(this, 'ServiceAlarms', {
+      topic: ops.topic,
+      archiveHeartbeatHours: s.archiveHeartbeatHours,
+    });
+
+    this.archiveQuery = s.athena
+      ? new ArchiveQuery(this, 'ArchiveQuery', {
+          bucket: archive.bucket,
+          key: archive.key,
+          resultsPrefix: BUCKET_PREFIXES.athenaResults,
+        })
+      : undefined;
+    if (this.archiveQuery) {
+      new CfnOutput(this, 'AthenaWorkGroup', { value: this.archiveQuery.workGroup.ref });
+    }
+
+    new CfnOutput(this, 'WebhookUrl', { value: webhook.url });
+    new CfnOutput(this, 'ReportBucketName', { value: archive.bucket.bucketName });
+    new CfnOutput(this, 'AlertTopicArn', { value: alerts.topic.topicArn });
+    new CfnOutput(this, 'OpsTopicArn', { value: ops.topic.topicArn });
+    new CfnOutput(this, 'CredentialsSecretArn', { value: secrets.credentials.secretArn });
+    new CfnOutput(this, 'TokenSecretArn', { value: secrets.token.secretArn });
+  }
+}
+
+/** Synth works with the example values of cdk.json; deploying them would not. */
+function warnOnPlaceholders(stack: Stack, s: ResolvedSettings): void {
+  for (const [name, url] of [
+    ['baseUrl', s.baseUrl],
+    ['authUrl', s.authUrl],
+  ] as const) {
+    if (new URL(url).hostname.endsWith('.example')) {
+      Annotations.of(stack).addWarningV2(
+        'skywatch:placeholderUrl',
+        `skywatch.${name} is the example value ${url}; set the real service URL before deploying.`,
+      );
+    }
+  }
+}

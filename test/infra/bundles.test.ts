@@ -1,0 +1,95 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FunctionName } from '../../infra/functions.js';
+import { createApp } from '../../infra/skywatch-app.js';
+import type { SkywatchStack } from '../../infra/skywatch-stack.js';
+import { cdkJsonContext, type Json, logicalId } from './helpers.js';
+
+/** Minified bundles above this start to cost cold-start time; raise it only on purpose. */
+const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
+
+// One real synth for the file, as `cdk synth` does it: six esbuild runs, cdk-nag on.
+let outdir: string;
+let stack: SkywatchStack;
+let template: { Resources: Record<string, { Properties: Record<string, Json> }> };
+beforeAll(() => {
+  outdir = mkdtempSync(path.join(tmpdir(), 'skywatch-cdk-'));
+  const app = new App({ outdir, context: cdkJsonContext() });
+  stack = createApp(app).stack;
+  const assembly = app.synth();
+  template = assembly.getStackByName('Skywatch').template;
+}, 180_000);
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+const NAMES: FunctionName[] = [
+  'tokenRefresher',
+  'reportFetcher',
+  'siteWorker',
+  'blockedUrlAlerter',
+  'infectionAlerter',
+  'cartCustomerWebhook',
+];
+
+/** The asset directory the function's code was bundled into. */
+function assetDir(name: FunctionName): string {
+  const props = template.Resources[logicalId(stack.functions[name].function)]?.Properties;
+  const key: unknown = props?.Code?.S3Key;
+  if (typeof key !== 'string') throw new Error(`${name} has no S3 code key`);
+  return path.join(outdir, `asset.${key.replace(/\.zip$/, '')}`);
+}
+
+describe('Bundles (real esbuild, no Docker)', () => {
+  for (const name of NAMES) {
+    it(`bundles ${name} to one minified ESM file within the size budget`, () => {
+      const file = path.join(assetDir(name), 'index.mjs');
+      const size = statSync(file).size;
+      console.log(`bundle ${name}: ${(size / 1024).toFixed(1)} KiB`);
+      expect(size).toBeGreaterThan(0);
+      expect(size).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
+      const code = readFileSync(file, 'utf8');
+      // ESM with the createRequire banner for CommonJS dependencies.
+      expect(
+        code.startsWith("import { createRequire as __skywatchCreateRequire } from 'node:module';"),
+      ).toBe(true);
+      expect(code).toMatch(/export\s*\{[^}]*\bhandler\b[^}]*\}/);
+      // Minified: lines run to thousands of characters (newlines survive only inside strings).
+      expect(code.length / code.split('\n').length).toBeGreaterThan(1000);
+    });
+
+    it(`ships a source map for ${name}, without the sources themselves`, () => {
+      const map = JSON.parse(readFileSync(path.join(assetDir(name), 'index.mjs.map'), 'utf8'));
+      expect(map.sources.length).toBeGreaterThan(0);
+      expect(map.sourcesContent).toBeUndefined();
+      expect(readFileSync(path.join(assetDir(name), 'index.mjs'), 'utf8')).toMatch(
+        /\/\/# sourceMappingURL=index\.mjs\.map\s*$/,
+      );
+    });
+  }
+
+  it('bundles the AWS SDK instead of importing the runtime copy', () => {
+    // An external SDK would surface as an import or esbuild's __require of '@aws-sdk/…'.
+    const external =
+      /(\bfrom\s*["']@aws-sdk\/|\bimport\(\s*["']@aws-sdk\/|__require\(\s*["']@aws-sdk\/)/;
+    for (const name of NAMES) {
+      const code = readFileSync(path.join(assetDir(name), 'index.mjs'), 'utf8');
+      expect(code.match(external)?.[0], name).toBeUndefined();
+    }
+  });
+
+  it('bundles nothing else into the function assets', () => {
+    for (const name of NAMES) {
+      expect(existsSync(path.join(assetDir(name), 'node_modules'))).toBe(false);
+    }
+  });
+
+  it('writes the cdk-nag result to the validation report with no violation', () => {
+    const report = JSON.parse(readFileSync(path.join(outdir, 'validation-report.json'), 'utf8'));
+    const nag = report.pluginReports.filter(
+      (r: { pluginName: string }) => r.pluginName !== 'Construct Annotations',
+    );
+    for (const r of nag) expect(r.violations ?? []).toEqual([]);
+  });
+});

@@ -1,0 +1,222 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { FunctionName } from '../../infra/functions.js';
+import { arn, logicalId, ref, SETTINGS, type Synth, synth } from './helpers.js';
+
+let s: Synth;
+beforeAll(() => {
+  s = synth();
+});
+
+const fnProps = (name: FunctionName) =>
+  s.template.toJSON().Resources[logicalId(s.stack.functions[name].function)].Properties;
+const env = (name: FunctionName): Record<string, string> => fnProps(name).Environment.Variables;
+
+const NAMES: FunctionName[] = [
+  'tokenRefresher',
+  'reportFetcher',
+  'siteWorker',
+  'blockedUrlAlerter',
+  'infectionAlerter',
+  'cartCustomerWebhook',
+];
+
+// The `service` dimension of the metrics: the alarms on AuthFailures and ArchiveCompleted use it.
+const SERVICE_NAMES: Record<FunctionName, string> = {
+  tokenRefresher: 'token-refresher',
+  reportFetcher: 'report-fetcher',
+  siteWorker: 'report-site-worker',
+  blockedUrlAlerter: 'blocked-url-alerter',
+  infectionAlerter: 'infection-alerter',
+  cartCustomerWebhook: 'cart-customer-webhook',
+};
+
+describe('SkywatchFunction: every function', () => {
+  it('runs on the newest Node.js runtime aws-cdk-lib offers, on arm64, as an ESM bundle', () => {
+    const newest = lambda.Runtime.ALL.filter((r) => r.name.startsWith('nodejs'))
+      .map((r) => r.name)
+      .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+      .at(-1);
+    s.template.resourceCountIs('AWS::Lambda::Function', 6);
+    for (const name of NAMES) {
+      expect(fnProps(name)).toEqual(
+        expect.objectContaining({
+          Runtime: newest,
+          Architectures: ['arm64'],
+          Handler: 'index.handler',
+        }),
+      );
+    }
+  });
+
+  it('has an explicit timeout and memory size per function', () => {
+    const sizes = Object.fromEntries(
+      NAMES.map((n) => [n, [fnProps(n).Timeout, fnProps(n).MemorySize]]),
+    );
+    expect(sizes).toEqual({
+      tokenRefresher: [30, 256],
+      reportFetcher: [900, 1024],
+      siteWorker: [300, 512],
+      blockedUrlAlerter: [300, 512],
+      infectionAlerter: [120, 512],
+      cartCustomerWebhook: [25, 512],
+    });
+  });
+
+  it('logs in JSON to its own log group with the configured retention', () => {
+    s.template.resourceCountIs('AWS::Logs::LogGroup', 7); // six functions and the API access log
+    const groups = s.template.toJSON().Resources;
+    for (const name of NAMES) {
+      const fn = s.stack.functions[name];
+      expect(fnProps(name).LoggingConfig).toEqual({
+        LogFormat: 'JSON',
+        LogGroup: ref(fn.logGroup),
+      });
+      expect(groups[logicalId(fn.logGroup)]).toEqual(
+        expect.objectContaining({ Properties: { RetentionInDays: 30 }, DeletionPolicy: 'Retain' }),
+      );
+    }
+  });
+
+  it('takes the log retention from the settings', () => {
+    const { template } = synth({ logRetentionDays: 365 });
+    const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
+    expect(groups.map((g) => g.Properties.RetentionInDays)).toEqual(Array(7).fill(365));
+  });
+
+  it('sets the Powertools service name, the Skywatch metrics namespace, the log level and source maps', () => {
+    for (const name of NAMES) {
+      expect(env(name)).toEqual(
+        expect.objectContaining({
+          POWERTOOLS_SERVICE_NAME: SERVICE_NAMES[name],
+          POWERTOOLS_METRICS_NAMESPACE: 'Skywatch',
+          LOG_LEVEL: 'INFO',
+          NODE_OPTIONS: '--enable-source-maps',
+          SKYWATCH_BASE_URL: SETTINGS.baseUrl,
+          SKYWATCH_AUTH_URL: SETTINGS.authUrl,
+          TOKEN_SECRET_ARN: ref(s.stack.secrets.token) as unknown as string,
+        }),
+      );
+    }
+  });
+
+  it('passes names and ARNs only: no environment variable holds a secret value', () => {
+    for (const name of NAMES) {
+      for (const [key, value] of Object.entries(env(name))) {
+        expect(key).not.toMatch(/PASSWORD|CLIENT_SECRET|SIGNING_SECRET|ACCESS_TOKEN|REFRESH_TOKEN/);
+        expect(JSON.stringify(value)).not.toContain('SecretString');
+      }
+    }
+  });
+});
+
+describe('SkywatchFunction: configuration per function', () => {
+  it('gives the token refresher the credentials ARN and reserved concurrency 1', () => {
+    expect(fnProps('tokenRefresher').ReservedConcurrentExecutions).toBe(1);
+    expect(env('tokenRefresher').CREDENTIALS_SECRET_ARN).toEqual(ref(s.stack.secrets.credentials));
+  });
+
+  it('gives the report fetcher the bucket, GSM keys and fan-out queue URL', () => {
+    expect(env('reportFetcher')).toEqual(
+      expect.objectContaining({
+        REPORT_BUCKET: ref(s.stack.archive.bucket),
+        GSM_KEYS: 'AAAA-BBBB-CCCC-DDDD-EEEE,FFFF-GGGG-HHHH-IIII-JJJJ',
+        FANOUT_QUEUE_URL: ref(s.stack.fanoutQueue),
+      }),
+    );
+  });
+
+  it('gives the alerters the topic and their thresholds', () => {
+    expect(env('blockedUrlAlerter')).toEqual(
+      expect.objectContaining({
+        ALERT_TOPIC_ARN: ref(s.stack.alerts.topic),
+        BLOCKED_URL_MIN_COUNT: '200',
+        BLOCKED_URL_BASELINE_MULTIPLIER: '3',
+      }),
+    );
+    expect(env('infectionAlerter')).toEqual(
+      expect.objectContaining({
+        ALERT_TOPIC_ARN: ref(s.stack.alerts.topic),
+        INFECTION_SUMMARY_THRESHOLD: '10',
+        ALERT_ON_CLEAN: 'false',
+      }),
+    );
+  });
+
+  it('takes thresholds, tolerance and log level from the settings', () => {
+    const { stack, template } = synth({
+      blockedUrlMinCount: 50,
+      blockedUrlBaselineMultiplier: 2.5,
+      infectionSummaryThreshold: 3,
+      alertOnClean: true,
+      webhookToleranceSeconds: 120,
+      logLevel: 'DEBUG',
+    });
+    const envOf = (name: FunctionName) =>
+      template.toJSON().Resources[logicalId(stack.functions[name].function)].Properties.Environment
+        .Variables;
+    expect(envOf('blockedUrlAlerter')).toEqual(
+      expect.objectContaining({
+        BLOCKED_URL_MIN_COUNT: '50',
+        BLOCKED_URL_BASELINE_MULTIPLIER: '2.5',
+        LOG_LEVEL: 'DEBUG',
+      }),
+    );
+    expect(envOf('infectionAlerter')).toEqual(
+      expect.objectContaining({ INFECTION_SUMMARY_THRESHOLD: '3', ALERT_ON_CLEAN: 'true' }),
+    );
+    expect(envOf('cartCustomerWebhook').WEBHOOK_TOLERANCE_SECONDS).toBe('120');
+  });
+
+  it('gives the webhook both secret ARNs, the bucket and the signature tolerance', () => {
+    expect(env('cartCustomerWebhook')).toEqual(
+      expect.objectContaining({
+        CREDENTIALS_SECRET_ARN: ref(s.stack.secrets.credentials),
+        REPORT_BUCKET: ref(s.stack.archive.bucket),
+        WEBHOOK_TOLERANCE_SECONDS: '300',
+      }),
+    );
+  });
+
+  it('feeds the site worker from the fan-out queue one site at a time, reporting partial failures', () => {
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: arn(s.stack.fanoutQueue),
+      FunctionName: ref(s.stack.functions.siteWorker.function),
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+  });
+});
+
+describe('SkywatchFunction: failed asynchronous invocations', () => {
+  const asyncConfig: [FunctionName, number, number][] = [
+    ['tokenRefresher', 0, 240],
+    ['reportFetcher', 2, 21_600],
+    ['blockedUrlAlerter', 1, 3600],
+    ['infectionAlerter', 0, 300],
+  ];
+  for (const [name, retries, maxAge] of asyncConfig) {
+    it(`sends failed ${name} events to its dead-letter queue after ${retries} retries`, () => {
+      const fn = s.stack.functions[name];
+      if (!fn.deadLetterQueue) throw new Error(`${name} has no dead-letter queue`);
+      s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+        FunctionName: ref(fn.function),
+        MaximumRetryAttempts: retries,
+        MaximumEventAgeInSeconds: maxAge,
+        DestinationConfig: { OnFailure: { Destination: arn(fn.deadLetterQueue) } },
+      });
+    });
+  }
+
+  it('gives no dead-letter queue to the synchronously invoked functions', () => {
+    expect(s.stack.functions.cartCustomerWebhook.deadLetterQueue).toBeUndefined();
+    expect(s.stack.functions.siteWorker.deadLetterQueue).toBeUndefined();
+    s.template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 4);
+    s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      Qualifier: '$LATEST',
+      DestinationConfig: Match.anyValue(),
+    });
+  });
+});

@@ -1,0 +1,196 @@
+import { App } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { settingsFromContext } from '../../infra/config/context.js';
+import { resolveSettings } from '../../infra/config/resolve-settings.js';
+import { DEFAULT_SETTINGS, SkywatchConfigError } from '../../infra/config/settings.js';
+import { createApp } from '../../infra/skywatch-app.js';
+import { SkywatchStack } from '../../infra/skywatch-stack.js';
+import { cdkJsonContext, SETTINGS } from './helpers.js';
+
+/** The problems resolveSettings reports for these settings (none → []). */
+function issues(settings: object): readonly string[] {
+  try {
+    resolveSettings(settings);
+    return [];
+  } catch (error) {
+    if (error instanceof SkywatchConfigError) return error.issues;
+    throw error;
+  }
+}
+
+describe('resolveSettings', () => {
+  it('fills every default around the three required settings', () => {
+    expect(resolveSettings(SETTINGS)).toEqual({
+      ...DEFAULT_SETTINGS,
+      ...SETTINGS,
+      alertEmail: undefined,
+      opsEmail: undefined,
+    });
+  });
+
+  it('reports every missing required setting at once', () => {
+    expect(issues({})).toEqual([
+      'baseUrl is required: the https URL of the service (got undefined)',
+      'authUrl is required: the https URL of the service (got undefined)',
+      'gsmKeys must list at least one GSM keycode; got undefined',
+    ]);
+  });
+
+  it('throws an error whose message names each problem and how to set it', () => {
+    expect(() => resolveSettings({ ...SETTINGS, logLevel: 'LOUD' })).toThrow(
+      /Invalid Skywatch configuration \(1 problem\)\.\n {2}- logLevel must be one of DEBUG, INFO, WARN, ERROR; got 'LOUD'\n.*-c skywatch:<name>=<value>/,
+    );
+  });
+
+  it('refuses plain-http service URLs', () => {
+    expect(issues({ ...SETTINGS, authUrl: 'http://skywatch.test/identity' })).toEqual([
+      "authUrl must use https (tokens travel on it); got 'http://skywatch.test/identity'",
+    ]);
+  });
+
+  it('upper-cases keycodes and refuses malformed or repeated ones by position', () => {
+    expect(resolveSettings({ ...SETTINGS, gsmKeys: ['aaaa-bbbb-cccc-dddd-eeee'] }).gsmKeys).toEqual(
+      ['AAAA-BBBB-CCCC-DDDD-EEEE'],
+    );
+    expect(
+      issues({
+        ...SETTINGS,
+        gsmKeys: ['AAAA-BBBB-CCCC-DDDD-EEEE', 'AAAA-BBBB', 'aaaa-bbbb-cccc-dddd-eeee'],
+      }),
+    ).toEqual([
+      "gsmKeys[1] must be a keycode like ABCD-EFGH-IJKL-MNOP-QRST; got 'AAAA-BBBB'",
+      'gsmKeys[2] repeats AAAA-BBBB-CCCC-DDDD-EEEE',
+    ]);
+  });
+
+  it('requires the token refresh to run before the access token expires', () => {
+    expect(issues({ ...SETTINGS, tokenRefreshMinutes: 6 })).toEqual([
+      'tokenRefreshMinutes must refresh at least once per access-token lifetime: 6 min exceeds accessTokenLifetimeSeconds (300 s)',
+    ]);
+    expect(
+      issues({ ...SETTINGS, tokenRefreshMinutes: 10, accessTokenLifetimeSeconds: 600 }),
+    ).toEqual([]);
+  });
+
+  it('requires reports to expire after they move to Standard-IA, which takes 30 days at least', () => {
+    expect(issues({ ...SETTINGS, reportTransitionDays: 90, reportExpirationDays: 60 })).toEqual([
+      'reportExpirationDays must be greater than reportTransitionDays (90); got 60',
+    ]);
+    expect(issues({ ...SETTINGS, reportTransitionDays: 10 })).toEqual([
+      'reportTransitionDays must be an integer from 30 to 36500; got 10',
+    ]);
+  });
+
+  it('accepts only CloudWatch Logs retention values', () => {
+    expect(issues({ ...SETTINGS, logRetentionDays: 31 })[0]).toMatch(
+      /^logRetentionDays must be one of 1, 3, 5, 7, 14, 30, .*; got 31$/,
+    );
+  });
+
+  it('refuses a burst limit below the rate limit', () => {
+    expect(issues({ ...SETTINGS, webhookRateLimit: 50, webhookBurstLimit: 20 })).toEqual([
+      'webhookBurstLimit must be at least webhookRateLimit (50); got 20',
+    ]);
+  });
+
+  it('refuses malformed times, e-mails, booleans and numbers', () => {
+    expect(
+      issues({
+        ...SETTINGS,
+        reportFetchTimeUtc: '6am',
+        alertEmail: 'soc',
+        alertOnClean: 'yes',
+        blockedUrlBaselineMultiplier: 0.5,
+      }),
+    ).toEqual([
+      "alertEmail must be an e-mail address; got 'soc'",
+      "reportFetchTimeUtc must be a UTC time of day as HH:MM (00:00–23:59); got '6am'",
+      'blockedUrlBaselineMultiplier must be a number from 1 to 1000; got 0.5',
+      "alertOnClean must be true or false; got 'yes'",
+    ]);
+  });
+
+  it('names a misspelt setting instead of ignoring it', () => {
+    expect(issues({ ...SETTINGS, gsmKey: ['AAAA-BBBB-CCCC-DDDD-EEEE'] })[0]).toMatch(
+      /^gsmKey is not a Skywatch setting \(known: baseUrl, authUrl, gsmKeys, /,
+    );
+  });
+});
+
+describe('settingsFromContext', () => {
+  it('reads the skywatch object of cdk.json', () => {
+    const app = new App({ context: cdkJsonContext() });
+    expect(settingsFromContext(app.node)).toEqual(cdkJsonContext().skywatch);
+  });
+
+  it('lets -c skywatch:<name>=<value> override one setting, converting the text', () => {
+    const app = new App({
+      context: {
+        ...cdkJsonContext(),
+        'skywatch:gsmKeys': 'AAAA-BBBB-CCCC-DDDD-EEEE, FFFF-GGGG-HHHH-IIII-JJJJ',
+        'skywatch:tokenRefreshMinutes': '3',
+        'skywatch:alertOnClean': 'true',
+        'skywatch:alertEmail': 'soc@example.com',
+      },
+    });
+    expect(settingsFromContext(app.node)).toEqual(
+      expect.objectContaining({
+        gsmKeys: ['AAAA-BBBB-CCCC-DDDD-EEEE', 'FFFF-GGGG-HHHH-IIII-JJJJ'],
+        tokenRefreshMinutes: 3,
+        alertOnClean: true,
+        alertEmail: 'soc@example.com',
+      }),
+    );
+  });
+
+  it("accepts the whole object as JSON text (-c skywatch='{…}')", () => {
+    const app = new App({ context: { skywatch: JSON.stringify({ ...SETTINGS, athena: false }) } });
+    expect(resolveSettings(settingsFromContext(app.node)).athena).toBe(false);
+  });
+
+  it('leaves text that is not a number for validation to name', () => {
+    const app = new App({
+      context: { skywatch: SETTINGS, 'skywatch:tokenRefreshMinutes': 'four' },
+    });
+    expect(issues(settingsFromContext(app.node))).toEqual([
+      "tokenRefreshMinutes must be an integer from 1 to 60; got 'four'",
+    ]);
+  });
+});
+
+describe('SkywatchStack: settings at synth time', () => {
+  it('fails the synth of the app with the setting named', () => {
+    const app = new App({
+      context: { ...cdkJsonContext(), 'skywatch:infectionAlertMinutes': '0' },
+    });
+    expect(() => createApp(app)).toThrow(
+      /infectionAlertMinutes must be an integer from 1 to 1440; got 0/,
+    );
+  });
+
+  it('fails a stack built from typed props too', () => {
+    expect(
+      () => new SkywatchStack(new App(), 'Skywatch', { settings: { ...SETTINGS, gsmKeys: [] } }),
+    ).toThrow(SkywatchConfigError);
+  });
+
+  it('warns when the service URLs are still the example values of cdk.json', () => {
+    const app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
+    const { stack } = createApp(app);
+    Annotations.fromStack(stack).hasWarning(
+      '/Skywatch',
+      Match.stringLikeRegexp(
+        'skywatch.baseUrl is the example value https://skywatch.example/service',
+      ),
+    );
+  });
+
+  it('does not warn about real URLs', () => {
+    const app = new App({
+      context: { ...cdkJsonContext(), skywatch: SETTINGS, 'aws:cdk:bundling-stacks': [] },
+    });
+    const { stack } = createApp(app);
+    Annotations.fromStack(stack).hasNoWarning('/Skywatch', Match.stringLikeRegexp('example value'));
+  });
+});
