@@ -62,6 +62,13 @@ describe('Fault injection: status faults', () => {
     await expectProblem(res, 429, 'rate_limited');
   });
 
+  it('answers 503 with Retry-After 1 by default', async () => {
+    em.setFaults([{ operation: 'status.site', kind: 'status', status: 503, count: 1 }]);
+    const res = await call(em, sitePath, { token: tok });
+    expect(res.headers.get('retry-after')).toBe('1');
+    await expectProblem(res, 503, 'service_unavailable');
+  });
+
   it.each([
     [500, 'internal_error'],
     [502, 'bad_gateway'],
@@ -110,13 +117,6 @@ describe('Fault injection: transport faults', () => {
     const t0 = performance.now();
     expect(await statusOf()).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(95);
-  });
-
-  it('answers 503 with Retry-After 1 by default', async () => {
-    em.setFaults([{ operation: 'status.site', kind: 'status', status: 503, count: 1 }]);
-    const res = await call(em, sitePath, { token: tok });
-    expect(res.headers.get('retry-after')).toBe('1');
-    await expectProblem(res, 503, 'service_unavailable');
   });
 
   it('adds latency', async () => {

@@ -106,6 +106,32 @@ describe('Paging while data changes', () => {
     expect(machineIdsOf(p.QueryResults)).toEqual([id]);
   });
 
+  it('pages changed endpoints in enrolment order, whatever order they changed in', async () => {
+    const { gsm, site, small } = fixture(em);
+    em.advanceClock(120);
+    tok = await token(em);
+    const since = em.now().toISOString();
+    em.advanceClock(1);
+    const ids = em.machineIds(site.key, 12);
+    const changed = [ids[11], ids[6], em.machineIds(small.key, 1)[0], ids[2], ids[9]].map(String);
+    changed.forEach((id, i) => {
+      em.endpointAction(id, i % 2 === 0 ? 'infect' : 'touch');
+    });
+    const [fresh] = em.enrol(small.key, 1);
+    const all = machineIdsOf(
+      (await walk(em, `/api/status/gsm/${gsm.key}`, tok, { batchSize: 1000 })).entries,
+    );
+    const expected = all.filter((id) => changed.includes(id) || id === fresh);
+    for (const batchSize of [1, 2, 4]) {
+      const paged = await walk(em, `/api/status/gsm/${gsm.key}`, tok, {
+        batchSize,
+        modifiedSince: since,
+      });
+      expect(machineIdsOf(paged.entries), `batchSize ${batchSize}`).toEqual(expected);
+    }
+    expect(expected).toHaveLength(changed.length + 1);
+  });
+
   // Moves the clock by a day: keep it last.
   it('rejects a continuation token older than 24 hours with 400', async () => {
     const { site } = fixture(em);

@@ -53,6 +53,17 @@ describe('Paging (4.1–4.4): ContinuationURI', () => {
     );
   });
 
+  it('keeps a + in an offset encoded, so following the URI selects the same entries', async () => {
+    const query = { batchSize: 2, modifiedSince: '2020-01-01T02:00:00+02:00' };
+    const first = await page(gsmPath(), query);
+    const next = new URL(first.ContinuationURI ?? '');
+    expect(next.searchParams.get('modifiedSince')).toBe(query.modifiedSince);
+    const viaUri = await callUrl(next.href, { token: tok });
+    expect(viaUri.status).toBe(200);
+    const byHand = await page(gsmPath(), { ...query, continuation: first.ContinuationToken });
+    expect(await viaUri.json()).toEqual(byHand);
+  });
+
   it('gives the same next page as passing the token by hand', async () => {
     const query = { batchSize: 4, returnedInfo: 'ExtendedInfo' };
     const first = await page(gsmPath(), query);

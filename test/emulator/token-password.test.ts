@@ -117,6 +117,13 @@ describe('Token endpoint: password grant', () => {
     },
   );
 
+  it('rejects a repeated parameter with 400 invalid_request (RFC 6749 §5.2)', async () => {
+    const form = new URLSearchParams(passwordFields(em, ['SkyStatus.GSM']));
+    form.append('scope', 'SkyStatus.Reporting');
+    const res = await postToken(em, {}, { rawBody: form.toString() });
+    expectTokenError(res, 400, 'invalid_request');
+  });
+
   it('rejects an unknown grant_type with 400 unsupported_grant_type', async () => {
     const fields = { ...passwordFields(em, ['SkyStatus.GSM']), grant_type: 'client_credentials' };
     expectTokenError(await postToken(em, fields), 400, 'unsupported_grant_type');

@@ -148,3 +148,24 @@ describe('Token endpoint: refresh without reuse detection', () => {
     }
   });
 });
+
+describe('Token endpoint: refresh tokens are bound to their client', () => {
+  it('refuses a refresh token presented by another client with 400 invalid_grant (RFC 6749 §6)', async () => {
+    const other = { clientId: 'second-app', clientSecret: 'second-secret' };
+    const two = await start({
+      clients: [{ clientId: 'skywatch-demo', clientSecret: 'demo-client-secret' }, other],
+    });
+    try {
+      const pair = await tokenPair(two, ['SkyStatus.GSM']);
+      const res = await postToken(
+        two,
+        { grant_type: 'refresh_token', refresh_token: pair.refresh },
+        { client: other },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('invalid_grant');
+    } finally {
+      await two.close();
+    }
+  });
+});

@@ -107,6 +107,17 @@ describe('XML representation: cart customers (4.10)', () => {
     expect(answer.Reseller).not.toHaveProperty('CompanyTypeId');
   });
 
+  it('accepts text/xml; charset=utf-8 as the request type', async () => {
+    const res = await call(em, customers(), {
+      token: tok,
+      method: 'POST',
+      accept: 'application/json',
+      headers: { 'Content-Type': 'text/xml; charset=utf-8' },
+      body: request(SHIPPING),
+    });
+    expect(res.status, await res.text()).toBe(200);
+  });
+
   it('answers JSON to an XML request that accepts JSON, with Address2 null', async () => {
     const res = await postXml(request(SHIPPING), 'application/json');
     expect(res.status).toBe(200);

@@ -78,8 +78,30 @@ describe('XML representation: blocked-URL counts (4.9)', () => {
     }
   });
 
+  it('renders an empty DatedCounts as an empty element', async () => {
+    const d = Date.parse(String(em.now().toISOString().slice(0, 10))) - 3 * 86_400_000;
+    const query = {
+      startDate: new Date(d + 3600_000).toISOString(),
+      endDate: new Date(d + 5 * 3600_000).toISOString(),
+    };
+    const json = await getOk(em, blocked(), { token: tok, query });
+    expect(json.DatedCounts).toEqual([]);
+    const res = await call(em, blocked(), { token: tok, accept: 'application/xml', query });
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(XMLValidator.validate(text)).toBe(true);
+    const root = (parser.parse(text) as Json).GetBlockedURLsCountsResponse as Json;
+    expect(items(root.DatedCounts, 'GetBlockedURLsCountsResponseDatedCount')).toEqual([]);
+    expect(text).toMatch(/<DatedCounts\s*\/>|<DatedCounts><\/DatedCounts>/);
+  });
+
   it('still answers JSON for Accept: application/json and */*', async () => {
-    for (const accept of ['application/json', '*/*']) {
+    for (const accept of [
+      'application/json',
+      '*/*',
+      'application/json; charset=utf-8',
+      'application/*',
+    ]) {
       const res = await call(em, blocked(), { token: tok, accept });
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(typeof (await res.json())).toBe('object');
