@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { AlertPublisher, StateStore } from '../../lib/aws/index.js';
 import { BucketEnv, GsmEnv, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
-import { serviceRuntime, transportSettings } from '../shared/runtime.js';
+import { serviceRuntime } from '../shared/runtime.js';
 import { checkSites } from './check-sites.js';
 
 /** blocked-url-alerter: alert once per site and day when blocked-URL actions spike. */
@@ -18,12 +18,7 @@ const env = readEnv(
     }),
 );
 const obs = observability('blocked-url-alerter');
-const runtime = serviceRuntime('blocked-url-alerter', obs, {
-  baseUrl: env.SKYWATCH_BASE_URL,
-  tokenSecretArn: env.TOKEN_SECRET_ARN,
-  userAgentSuffix: env.SKYWATCH_USER_AGENT_SUFFIX,
-  ...transportSettings(env),
-});
+const runtime = serviceRuntime('blocked-url-alerter', obs, env);
 const state = new StateStore(runtime.aws.s3, env.REPORT_BUCKET);
 const alerts = new AlertPublisher(runtime.aws.sns, env.ALERT_TOPIC_ARN);
 

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { CredentialsSecretSchema, StateStore } from '../../lib/aws/index.js';
 import { BucketEnv, CredentialsEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
-import { serviceRuntime, transportSettings } from '../shared/runtime.js';
+import { serviceRuntime } from '../shared/runtime.js';
 import { handleDelivery } from './handle.js';
 import { refuse } from './responses.js';
 
@@ -14,12 +14,7 @@ const env = readEnv(
     .extend({ WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300) }),
 );
 const obs = observability('cart-customer-webhook');
-const runtime = serviceRuntime('cart-customer-webhook', obs, {
-  baseUrl: env.SKYWATCH_BASE_URL,
-  tokenSecretArn: env.TOKEN_SECRET_ARN,
-  userAgentSuffix: env.SKYWATCH_USER_AGENT_SUFFIX,
-  ...transportSettings(env),
-});
+const runtime = serviceRuntime('cart-customer-webhook', obs, env);
 const state = new StateStore(runtime.aws.s3, env.REPORT_BUCKET);
 const signingSecret = async () =>
   (await runtime.secrets.read(env.CREDENTIALS_SECRET_ARN, CredentialsSecretSchema))

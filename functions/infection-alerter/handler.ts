@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { AlertPublisher, StateStore } from '../../lib/aws/index.js';
 import { BucketEnv, flag, GsmEnv, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
-import { serviceRuntime, transportSettings } from '../shared/runtime.js';
+import { serviceRuntime } from '../shared/runtime.js';
 import { scanGsm } from './scan.js';
 
 /** infection-alerter: every few minutes, alert on endpoints newly infected since the last run. */
@@ -17,12 +17,7 @@ const env = readEnv(
     }),
 );
 const obs = observability('infection-alerter');
-const runtime = serviceRuntime('infection-alerter', obs, {
-  baseUrl: env.SKYWATCH_BASE_URL,
-  tokenSecretArn: env.TOKEN_SECRET_ARN,
-  userAgentSuffix: env.SKYWATCH_USER_AGENT_SUFFIX,
-  ...transportSettings(env),
-});
+const runtime = serviceRuntime('infection-alerter', obs, env);
 const state = new StateStore(runtime.aws.s3, env.REPORT_BUCKET);
 const alerts = new AlertPublisher(runtime.aws.sns, env.ALERT_TOPIC_ARN);
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ReportStore } from '../../lib/aws/index.js';
 import { BucketEnv, GsmEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
-import { serviceRuntime, transportSettings } from '../shared/runtime.js';
+import { serviceRuntime } from '../shared/runtime.js';
 import { runDates } from './event.js';
 import { archiveGsmDay, type Manifest } from './run.js';
 
@@ -17,12 +17,7 @@ const env = readEnv(
     }),
 );
 const obs = observability('report-fetcher');
-const runtime = serviceRuntime('report-fetcher', obs, {
-  baseUrl: env.SKYWATCH_BASE_URL,
-  tokenSecretArn: env.TOKEN_SECRET_ARN,
-  userAgentSuffix: env.SKYWATCH_USER_AGENT_SUFFIX,
-  ...transportSettings(env),
-});
+const runtime = serviceRuntime('report-fetcher', obs, env);
 const store = new ReportStore(runtime.aws.s3, env.REPORT_BUCKET);
 
 export const handler = lambda(obs, async (event: unknown, context) => {

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { ReportStore } from '../../lib/aws/index.js';
 import { BucketEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
-import { serviceRuntime, transportSettings } from '../shared/runtime.js';
+import { serviceRuntime } from '../shared/runtime.js';
 import { archiveSite } from './archive-site.js';
 
 /**
@@ -12,12 +12,7 @@ import { archiveSite } from './archive-site.js';
  */
 const env = readEnv(ServiceEnv.extend(BucketEnv.shape));
 const obs = observability('report-site-worker');
-const runtime = serviceRuntime('report-site-worker', obs, {
-  baseUrl: env.SKYWATCH_BASE_URL,
-  tokenSecretArn: env.TOKEN_SECRET_ARN,
-  userAgentSuffix: env.SKYWATCH_USER_AGENT_SUFFIX,
-  ...transportSettings(env),
-});
+const runtime = serviceRuntime('report-site-worker', obs, env);
 const store = new ReportStore(runtime.aws.s3, env.REPORT_BUCKET);
 const Task = z.object({
   gsm: z.string(),

@@ -1,4 +1,5 @@
 import type { Context } from 'aws-lambda';
+import type * as z from 'zod';
 import {
   type AwsClients,
   createAwsClients,
@@ -6,6 +7,7 @@ import {
   SecretTokenSource,
 } from '../../lib/aws/index.js';
 import { SkywatchClient } from '../../lib/index.js';
+import type { ServiceEnv } from './env.js';
 import { MetricUnit, type Observability } from './observability.js';
 
 /**
@@ -21,55 +23,28 @@ export interface ServiceRuntime {
   bind(context: Context): void;
 }
 
-/** Transport settings from the shared environment (docs/operations.md). */
-export function transportSettings(env: {
-  SKYWATCH_ATTEMPT_TIMEOUT_MS: number;
-  SKYWATCH_MAX_ATTEMPTS: number;
-  SKYWATCH_MAX_RETRY_WAIT_MS: number;
-  TOKEN_WAIT_SECONDS: number;
-}) {
-  return {
-    tokenWaitMs: env.TOKEN_WAIT_SECONDS * 1000,
-    attemptTimeoutMs: env.SKYWATCH_ATTEMPT_TIMEOUT_MS,
-    maxAttempts: env.SKYWATCH_MAX_ATTEMPTS,
-    maxRetryWaitMs: env.SKYWATCH_MAX_RETRY_WAIT_MS,
-  };
-}
-
-export interface ServiceRuntimeOptions {
-  baseUrl: string;
-  tokenSecretArn: string;
-  userAgentSuffix?: string | undefined;
-  attemptTimeoutMs?: number;
-  maxAttempts?: number;
-  maxRetryWaitMs?: number;
-  /** How long to wait for the refresher's new token when the stored one is stale. */
-  tokenWaitMs?: number;
-  /** Overrides for tests and the local run (a clock, AWS endpoints). */
-  aws?: AwsClients;
-}
+/** The shared environment every service-calling function parses (functions/shared/env.ts). */
+export type ServiceEnvValues = z.infer<typeof ServiceEnv>;
 
 export function serviceRuntime(
   name: string,
   obs: Observability,
-  options: ServiceRuntimeOptions,
+  env: ServiceEnvValues,
 ): ServiceRuntime {
-  const aws = options.aws ?? createAwsClients();
+  const aws = createAwsClients();
   const secrets = new SecretStore(aws.secrets);
   let context: Context | undefined;
   const client = new SkywatchClient({
-    baseUrl: options.baseUrl,
-    auth: new SecretTokenSource(secrets, options.tokenSecretArn, {
-      awaitFreshMs: options.tokenWaitMs ?? 60_000,
+    baseUrl: env.SKYWATCH_BASE_URL,
+    auth: new SecretTokenSource(secrets, env.TOKEN_SECRET_ARN, {
+      awaitFreshMs: env.TOKEN_WAIT_SECONDS * 1000,
     }),
-    userAgentSuffix: [name, options.userAgentSuffix].filter(Boolean).join(' '),
+    userAgentSuffix: [name, env.SKYWATCH_USER_AGENT_SUFFIX].filter(Boolean).join(' '),
     remainingTimeMs: () => context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY,
-    ...(options.attemptTimeoutMs === undefined
-      ? {}
-      : { attemptTimeoutMs: options.attemptTimeoutMs }),
+    attemptTimeoutMs: env.SKYWATCH_ATTEMPT_TIMEOUT_MS,
     retry: {
-      ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
-      ...(options.maxRetryWaitMs === undefined ? {} : { maxTotalWaitMs: options.maxRetryWaitMs }),
+      maxAttempts: env.SKYWATCH_MAX_ATTEMPTS,
+      maxTotalWaitMs: env.SKYWATCH_MAX_RETRY_WAIT_MS,
     },
     hooks: {
       onRetry: (e) => {
