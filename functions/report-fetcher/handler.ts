@@ -3,6 +3,7 @@ import { ReportStore } from '../../lib/aws/index.js';
 import { BucketEnv, GsmEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
+import { daysToCatchUp } from './catch-up.js';
 import { runDates } from './event.js';
 import { archiveGsmDay, type Manifest } from './run.js';
 
@@ -14,6 +15,7 @@ const env = readEnv(
       FANOUT_QUEUE_URL: z.string().optional(),
       FANOUT_THRESHOLD: z.coerce.number().int().min(0).default(50),
       SITE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+      CATCH_UP_DAYS: z.coerce.number().int().min(0).max(30).default(3),
     }),
 );
 const obs = observability('report-fetcher');
@@ -24,27 +26,35 @@ export const handler = lambda(obs, async (event: unknown, context) => {
   runtime.bind(context);
   const dates = runDates(event);
   const manifests: Manifest[] = [];
+  const settings = {
+    concurrency: env.SITE_CONCURRENCY,
+    fanoutThreshold: env.FANOUT_THRESHOLD,
+    queueUrl: env.FANOUT_QUEUE_URL,
+  };
+  const deps = { client: runtime.client, store, sqs: runtime.aws.sqs };
+  const archive = async (gsm: string, day: string | undefined) => {
+    const manifest = await archiveGsmDay(deps, gsm, day, settings);
+    manifests.push(manifest);
+    obs.metrics.addMetric('ObjectsArchived', MetricUnit.Count, manifest.objects.length);
+    obs.metrics.addMetric('SitesFailed', MetricUnit.Count, manifest.sites.failed.length);
+    obs.logger.info('archived', {
+      gsm,
+      date: manifest.date,
+      objects: manifest.objects.length,
+      sites: manifest.sites,
+    });
+    return manifest;
+  };
   for (const gsm of env.GSM_KEYS) {
-    for (const day of dates ?? [undefined]) {
-      const manifest = await archiveGsmDay(
-        { client: runtime.client, store, sqs: runtime.aws.sqs },
-        gsm,
-        day,
-        {
-          concurrency: env.SITE_CONCURRENCY,
-          fanoutThreshold: env.FANOUT_THRESHOLD,
-          queueUrl: env.FANOUT_QUEUE_URL,
-        },
-      );
-      manifests.push(manifest);
-      obs.metrics.addMetric('ObjectsArchived', MetricUnit.Count, manifest.objects.length);
-      obs.metrics.addMetric('SitesFailed', MetricUnit.Count, manifest.sites.failed.length);
-      obs.logger.info('archived', {
-        gsm,
-        date: manifest.date,
-        objects: manifest.objects.length,
-        sites: manifest.sites,
-      });
+    if (dates) {
+      for (const day of dates) await archive(gsm, day);
+      continue;
+    }
+    const newest = await archive(gsm, undefined);
+    // A day whose every run failed, or that ended with sites missing, is archived now.
+    for (const day of await daysToCatchUp(store, gsm, newest.date, env.CATCH_UP_DAYS)) {
+      obs.logger.warn('catching up a report day', { gsm, date: day });
+      await archive(gsm, day);
     }
   }
   // The heartbeat the missed-archive alarm watches: only a complete daily run counts.

@@ -25,6 +25,7 @@ export const handler = lambda(obs, async () => {
         tokenSecretArn: env.TOKEN_SECRET_ARN,
         refreshAheadMs: env.REFRESH_AHEAD_SECONDS * 1000,
         userAgentSuffix: env.SKYWATCH_USER_AGENT_SUFFIX,
+        attemptTimeoutMs: env.SKYWATCH_ATTEMPT_TIMEOUT_MS,
       },
       {
         onTokenFallback: (e) => {

@@ -15,6 +15,8 @@ export interface RefreshSettings {
   /** Refresh when the access token expires within this many ms. */
   refreshAheadMs: number;
   userAgentSuffix?: string | undefined;
+  /** Per-attempt timeout of the token request. */
+  attemptTimeoutMs?: number;
   now?: () => number;
 }
 
@@ -70,6 +72,13 @@ export async function refreshTokens(
     baseUrl: settings.baseUrl,
     authUrl: settings.authUrl,
     userAgentSuffix: ['token-refresher', settings.userAgentSuffix].filter(Boolean).join(' '),
+    // Token requests are POSTs: the client resends one only when it provably never left (a
+    // connect error). A refresh answered 5xx may still have rotated the token, so a blind
+    // retry could present a dead refresh token; Lambda's retry and the password fallback
+    // recover instead.
+    ...(settings.attemptTimeoutMs === undefined
+      ? {}
+      : { attemptTimeoutMs: settings.attemptTimeoutMs }),
     hooks: {
       ...hooks,
       onTokenFallback: (e) => {

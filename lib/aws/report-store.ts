@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { createGzip, gzipSync } from 'node:zlib';
-import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { StorageError } from './errors.js';
 
@@ -137,6 +142,19 @@ export class ReportStore {
       );
     } catch (error) {
       throw new StorageError(`Cannot write s3://${this.bucket}/${key}`, { cause: error });
+    }
+  }
+
+  /** A JSON document written by writeJson, or undefined when there is none. */
+  async readJson(key: string): Promise<unknown> {
+    try {
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return JSON.parse((await out.Body?.transformToString()) ?? 'null');
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata
+        ?.httpStatusCode;
+      if (status === 404) return undefined;
+      throw new StorageError(`Cannot read s3://${this.bucket}/${key}`, { cause: error });
     }
   }
 

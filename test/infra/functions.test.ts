@@ -192,7 +192,7 @@ describe('SkywatchFunction: configuration per function', () => {
 
 describe('SkywatchFunction: failed asynchronous invocations', () => {
   const asyncConfig: [FunctionName, number, number][] = [
-    ['tokenRefresher', 0, 240],
+    ['tokenRefresher', 0, 300],
     ['reportFetcher', 2, 21_600],
     ['blockedUrlAlerter', 1, 3600],
     ['infectionAlerter', 0, 300],

@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,15 +37,16 @@ describe('Function: report-fetcher', () => {
       'report-fetcher',
     );
     const reportDay = day(-2);
-    expect(out.manifests).toEqual([expect.objectContaining({ date: reportDay })]);
+    // The newest report day first, then the three days before it, which have no manifest yet.
+    expect(out.manifests.map((m) => m.date)).toEqual([reportDay, day(-5), day(-4), day(-3)]);
     const info = product.emulator.info().gsms[0];
     const keys = (await product.objects('reports/')).map((o) => o.key);
     expect(
       keys.filter((k) => k.startsWith(`reports/gsm-usage/gsm=${product.gsm}/date=${reportDay}/`)),
     ).toHaveLength(3);
-    expect(keys.filter((k) => k.startsWith('reports/dnsp-usage/'))).toHaveLength(
-      info?.sites.length ?? -1,
-    );
+    expect(
+      keys.filter((k) => k.startsWith(`reports/dnsp-usage/gsm=${product.gsm}/date=${reportDay}/`)),
+    ).toHaveLength(info?.sites.length ?? -1);
     const snapshot = await lines(
       `reports/agent-status/gsm=${product.gsm}/date=${day(0)}/snapshot.ndjson.gz`,
     );
@@ -58,6 +59,19 @@ describe('Function: report-fetcher', () => {
     expect(sites.map((s) => (s.Site as { SiteKey: string }).SiteKey).sort()).toEqual(
       info?.sites.map((s) => s.key).sort(),
     );
+  });
+
+  it('catches up a day whose manifest is missing or incomplete, and only those', async () => {
+    const missing = day(-4);
+    await product.aws.clients.s3.send(
+      new DeleteObjectCommand({
+        Bucket: product.res.bucket,
+        Key: `manifests/report-fetcher/date=${missing}/gsm=${product.gsm}.json`,
+      }),
+    );
+    const out = await product.run<{ manifests: { date: string }[] }>('report-fetcher');
+    expect(out.manifests.map((m) => m.date)).toEqual([day(-2), missing]);
+    expect(await product.objects(`manifests/report-fetcher/date=${missing}/`)).toHaveLength(1);
   });
 
   it('leaves the bucket unchanged when the same day is archived again', async () => {
