@@ -1,4 +1,9 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
+
+// In CI a JSON report feeds the plain closing line of .ci/run, beside the main suite's.
+const reporters: NonNullable<ViteUserConfig['test']>['reporters'] = process.env.CI
+  ? ['default', ['json', { outputFile: '.ci/vitest-reliability.json' }]]
+  : ['default'];
 
 // `npm run test:reliability`: the fault-injection suites of test/reliability, kept out of
 // `npm test` because they run for minutes. Same pool and environment as vitest.config.ts.
@@ -11,7 +16,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 240_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    reporters,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   },
 });
