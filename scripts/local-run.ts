@@ -127,7 +127,27 @@ async function main(): Promise<void> {
     const contents = objects.Contents ?? [];
     const archived = contents.filter((o) => !o.Key?.startsWith('state/'));
     console.log(`  ${archived.length} objects archived in s3://${res.bucket}:`);
-    for (const o of archived) console.log(`    ${kib(o.Size ?? 0).padStart(10)}  ${o.Key}`);
+    // One line a dataset (reports/<dataset>/… or manifests/…): count, total size, dates.
+    const groups = new Map<string, { count: number; bytes: number; dates: Set<string> }>();
+    for (const o of archived) {
+      const key = o.Key ?? '';
+      const name = key.startsWith('reports/')
+        ? (key.split('/')[1] ?? key)
+        : (key.split('/')[0] ?? key);
+      const group = groups.get(name) ?? { count: 0, bytes: 0, dates: new Set<string>() };
+      group.count++;
+      group.bytes += o.Size ?? 0;
+      const date = /date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1];
+      if (date) group.dates.add(date);
+      groups.set(name, group);
+    }
+    for (const [name, g] of groups) {
+      const dates = [...g.dates].sort();
+      const span = dates.length > 1 ? `${dates[0]} … ${dates.at(-1)}` : (dates[0] ?? '');
+      console.log(
+        `    ${name.padEnd(14)} ${String(g.count).padStart(3)} objects ${kib(g.bytes).padStart(10)}  ${span}`,
+      );
+    }
     const alerts = await drainAlerts(aws, res.alertQueueUrl);
     console.log(`  ${alerts.length} alerts received on the subscribed queue:`);
     for (const a of alerts) console.log(`    [${String(a.severity)}] ${String(a.snsSubject)}`);
