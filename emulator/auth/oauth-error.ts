@@ -1,0 +1,18 @@
+/** An RFC 6749 §5.2 error: the status, the `error` code, and the description. */
+export class OAuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    description: string,
+  ) {
+    super(description);
+  }
+}
+
+/** A form field the grant requires; missing or empty is `invalid_request`. */
+export function required(form: URLSearchParams, name: string): string {
+  const value = form.get(name);
+  if (value === null || value === '')
+    throw new OAuthError(400, 'invalid_request', `${name} is required`);
+  return value;
+}
