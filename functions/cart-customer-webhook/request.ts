@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { AddCustomersToCartRequest } from '../../lib/index.js';
+import { type AddCustomersToCartRequest, isCountryCode } from '../../lib/index.js';
 
 /**
  * What the e-commerce flow posts: the cart's vendor order code and its customers in camelCase.
@@ -18,7 +18,7 @@ export const WebhookCustomer = z
     state: z.string().max(256).optional(),
     country: z
       .string()
-      .regex(/^[A-Z]{2}$/, 'must be a two-letter ISO 3166-1 country code in upper case'),
+      .refine(isCountryCode, 'must be an assigned ISO 3166-1 alpha-2 country code in upper case'),
     email: z.email().max(256),
     companyName: z.string().max(256).optional(),
     companyTypeId: z.number().int().min(0).optional(),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isCountryCode } from '../validation/country.js';
 import { Int } from './common.js';
 
 /**
@@ -14,7 +15,9 @@ export const CustomerInput = z.looseObject({
   City: Text.min(1),
   PostalCode: Text.min(1),
   State: Text.optional(),
-  Country: z.string().regex(/^[A-Z]{2}$/, 'must be two upper-case letters (ISO 3166-1 alpha-2)'),
+  Country: z
+    .string()
+    .refine(isCountryCode, 'must be an assigned ISO 3166-1 alpha-2 code in upper case'),
   CustomerEmail: Text.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address'),
   CompanyName: Text.optional(),
   CompanyTypeId: Int.min(0).optional(),

@@ -1,4 +1,5 @@
 export { validateCartRequest } from './cart.js';
+export { isCountryCode } from './country.js';
 export {
   type DateInput,
   validateBlockedWindow,

@@ -83,7 +83,7 @@ describe('SkywatchClient: validation before any request', () => {
     ],
     [
       'Shipping.Country',
-      'two upper-case',
+      'iso 3166-1 alpha-2',
       () =>
         client.addCartCustomers(w.resellerCart.vendorOrderCode, {
           Shipping: { ...CUSTOMER, Country: 'Germany' },

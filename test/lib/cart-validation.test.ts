@@ -59,7 +59,10 @@ describe('Function: validateCartRequest', () => {
 
   it('checks country code, e-mail, types and lengths', () => {
     expect(failure({ Shipping: { ...good, Country: 'us' } }).field).toBe('Shipping.Country');
-    expect(failure({ Shipping: { ...good, Country: 'USA' } }).rule).toMatch(/two upper-case/);
+    expect(failure({ Shipping: { ...good, Country: 'USA' } }).rule).toMatch(/ISO 3166-1 alpha-2/);
+    // Shape alone is not enough: JJ is not an assigned code, EU is a grouping.
+    expect(failure({ Shipping: { ...good, Country: 'JJ' } }).field).toBe('Shipping.Country');
+    expect(failure({ Shipping: { ...good, Country: 'EU' } }).field).toBe('Shipping.Country');
     expect(failure({ Shipping: good, Reseller: { ...good, CustomerEmail: 'nope' } }).field).toBe(
       'Reseller.CustomerEmail',
     );
