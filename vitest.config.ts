@@ -5,16 +5,36 @@ const reporters: NonNullable<ViteUserConfig['test']>['reporters'] = process.env.
   ? ['default', ['json', { outputFile: '.ci/vitest-results.json' }]]
   : ['default'];
 
+// One `vitest run` (the README's `npm test`) runs every suite: the fast ones and the
+// fault-injection suites of test/reliability, which get longer timeouts. Select one with
+// `--project suites` or `--project reliability`.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/reliability/**', 'node_modules/**'],
     // Integration suites start servers on free ports; two cores keep the pool small.
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suites',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/reliability/**', 'node_modules/**'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'reliability',
+          include: ['test/reliability/**/*.test.ts'],
+          // Scheduled runs under faults simulate ten days of every schedule.
+          testTimeout: 240_000,
+        },
+      },
+    ],
   },
 });
