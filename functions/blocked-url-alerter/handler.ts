@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AlertPublisher, StateStore } from '../../lib/aws/index.js';
+import { AlertPublisher, StateStore, s3Client, snsClient } from '../../lib/aws/index.js';
 import { BucketEnv, GsmEnv, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
@@ -19,8 +19,8 @@ const env = readEnv(
 );
 const obs = observability('blocked-url-alerter');
 const runtime = serviceRuntime('blocked-url-alerter', obs, env);
-const state = new StateStore(runtime.aws.s3, env.REPORT_BUCKET);
-const alerts = new AlertPublisher(runtime.aws.sns, env.ALERT_TOPIC_ARN);
+const state = new StateStore(s3Client(), env.REPORT_BUCKET);
+const alerts = new AlertPublisher(snsClient(), env.ALERT_TOPIC_ARN);
 
 export const handler = lambda(obs, async (_event: unknown, context) => {
   runtime.bind(context);

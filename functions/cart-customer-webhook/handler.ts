@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod';
-import { CredentialsSecretSchema, StateStore } from '../../lib/aws/index.js';
+import { CredentialsSecretSchema, StateStore, s3Client } from '../../lib/aws/index.js';
 import { BucketEnv, CredentialsEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
@@ -15,7 +15,7 @@ const env = readEnv(
 );
 const obs = observability('cart-customer-webhook');
 const runtime = serviceRuntime('cart-customer-webhook', obs, env);
-const state = new StateStore(runtime.aws.s3, env.REPORT_BUCKET);
+const state = new StateStore(s3Client(), env.REPORT_BUCKET);
 const signingSecret = async () =>
   (await runtime.secrets.read(env.CREDENTIALS_SECRET_ARN, CredentialsSecretSchema))
     .webhookSigningSecret;

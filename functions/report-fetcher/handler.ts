@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ReportStore } from '../../lib/aws/index.js';
+import { ReportStore, s3Client, sqsClient } from '../../lib/aws/index.js';
 import { BucketEnv, GsmEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
@@ -20,7 +20,8 @@ const env = readEnv(
 );
 const obs = observability('report-fetcher');
 const runtime = serviceRuntime('report-fetcher', obs, env);
-const store = new ReportStore(runtime.aws.s3, env.REPORT_BUCKET);
+const store = new ReportStore(s3Client(), env.REPORT_BUCKET);
+const sqs = sqsClient();
 
 export const handler = lambda(obs, async (event: unknown, context) => {
   runtime.bind(context);
@@ -31,7 +32,7 @@ export const handler = lambda(obs, async (event: unknown, context) => {
     fanoutThreshold: env.FANOUT_THRESHOLD,
     queueUrl: env.FANOUT_QUEUE_URL,
   };
-  const deps = { client: runtime.client, store, sqs: runtime.aws.sqs };
+  const deps = { client: runtime.client, store, sqs };
   const archive = async (gsm: string, day: string | undefined) => {
     const manifest = await archiveGsmDay(deps, gsm, day, settings);
     manifests.push(manifest);

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
-import { ReportStore } from '../../lib/aws/index.js';
+import { ReportStore, s3Client } from '../../lib/aws/index.js';
 import { BucketEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
@@ -13,7 +13,7 @@ import { archiveSite } from './archive-site.js';
 const env = readEnv(ServiceEnv.extend(BucketEnv.shape));
 const obs = observability('report-site-worker');
 const runtime = serviceRuntime('report-site-worker', obs, env);
-const store = new ReportStore(runtime.aws.s3, env.REPORT_BUCKET);
+const store = new ReportStore(s3Client(), env.REPORT_BUCKET);
 const Task = z.object({
   gsm: z.string(),
   site: z.string(),

@@ -1,22 +1,17 @@
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
-import {
-  type AwsClients,
-  createAwsClients,
-  SecretStore,
-  SecretTokenSource,
-} from '../../lib/aws/index.js';
+import { SecretStore, SecretTokenSource, secretsClient } from '../../lib/aws/index.js';
 import { SkywatchClient } from '../../lib/index.js';
 import type { ServiceEnv } from './env.js';
 import { MetricUnit, type Observability } from './observability.js';
 
 /**
- * What a function needs to talk to the service and AWS, built once per container (cold start)
+ * What a function needs to talk to the service, built once per container (cold start)
  * and reused by every invocation. The Lambda context of the current invocation bounds every
- * call's deadline, so no retry outlives the invocation.
+ * call's deadline, so no retry outlives the invocation. Other AWS clients are the function's own
+ * (`s3Client()`, `snsClient()`, ...), so each bundle holds only the SDK clients it uses.
  */
 export interface ServiceRuntime {
-  aws: AwsClients;
   secrets: SecretStore;
   client: SkywatchClient;
   /** Call at the start of each invocation. */
@@ -31,8 +26,7 @@ export function serviceRuntime(
   obs: Observability,
   env: ServiceEnvValues,
 ): ServiceRuntime {
-  const aws = createAwsClients();
-  const secrets = new SecretStore(aws.secrets);
+  const secrets = new SecretStore(secretsClient());
   let context: Context | undefined;
   const client = new SkywatchClient({
     baseUrl: env.SKYWATCH_BASE_URL,
@@ -54,7 +48,6 @@ export function serviceRuntime(
     },
   });
   return {
-    aws,
     secrets,
     client,
     bind: (c) => {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createAwsClients, SecretStore } from '../../lib/aws/index.js';
+import { SecretStore, secretsClient } from '../../lib/aws/index.js';
 import { AuthError } from '../../lib/index.js';
 import { CredentialsEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
@@ -12,7 +12,7 @@ const env = readEnv(
   }),
 );
 const obs = observability('token-refresher');
-const secrets = new SecretStore(createAwsClients().secrets);
+const secrets = new SecretStore(secretsClient());
 
 export const handler = lambda(obs, async () => {
   try {

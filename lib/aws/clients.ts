@@ -7,7 +7,50 @@ import { SQSClient } from '@aws-sdk/client-sqs';
  * SDK clients for the adapters. In AWS nothing needs setting; locally `AWS_ENDPOINT_URL`
  * (which the SDK reads itself) points every client at moto, and S3 then needs path-style
  * addressing because bucket subdomains of 127.0.0.1 do not resolve.
+ *
+ * One factory per service, so a function's bundle holds only the SDK clients it constructs:
+ * each client package costs tens of milliseconds of cold start to load.
  */
+export interface AwsClientOptions {
+  endpoint?: string;
+  region?: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+function common(options: AwsClientOptions) {
+  const endpoint = options.endpoint ?? process.env.AWS_ENDPOINT_URL;
+  return {
+    region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    ...(endpoint ? { endpoint } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+  };
+}
+
+/**
+ * @example
+ * const store = new ReportStore(s3Client(), process.env.REPORT_BUCKET);
+ */
+export function s3Client(options: AwsClientOptions = {}): S3Client {
+  const config = common(options);
+  return new S3Client({ ...config, forcePathStyle: config.endpoint !== undefined });
+}
+
+/** @example const alerts = new AlertPublisher(snsClient(), topicArn); */
+export function snsClient(options: AwsClientOptions = {}): SNSClient {
+  return new SNSClient(common(options));
+}
+
+/** @example const queue = sqsClient(); */
+export function sqsClient(options: AwsClientOptions = {}): SQSClient {
+  return new SQSClient(common(options));
+}
+
+/** @example const secrets = new SecretStore(secretsClient()); */
+export function secretsClient(options: AwsClientOptions = {}): SecretsManagerClient {
+  return new SecretsManagerClient(common(options));
+}
+
+/** All four clients, for tools and tests that talk to every service (moto, the local run). */
 export interface AwsClients {
   s3: S3Client;
   sns: SNSClient;
@@ -15,23 +58,11 @@ export interface AwsClients {
   secrets: SecretsManagerClient;
 }
 
-export interface AwsClientOptions {
-  endpoint?: string;
-  region?: string;
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-}
-
 export function createAwsClients(options: AwsClientOptions = {}): AwsClients {
-  const endpoint = options.endpoint ?? process.env.AWS_ENDPOINT_URL;
-  const common = {
-    region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
-    ...(endpoint ? { endpoint } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-  };
   return {
-    s3: new S3Client({ ...common, forcePathStyle: endpoint !== undefined }),
-    sns: new SNSClient(common),
-    sqs: new SQSClient(common),
-    secrets: new SecretsManagerClient(common),
+    s3: s3Client(options),
+    sns: snsClient(options),
+    sqs: sqsClient(options),
+    secrets: secretsClient(options),
   };
 }

@@ -5,7 +5,15 @@ export {
   type AlertSeverity,
   snsSubject,
 } from './alert-publisher.js';
-export { type AwsClientOptions, type AwsClients, createAwsClients } from './clients.js';
+export {
+  type AwsClientOptions,
+  type AwsClients,
+  createAwsClients,
+  s3Client,
+  secretsClient,
+  snsClient,
+  sqsClient,
+} from './clients.js';
 export { ConfigError, ConflictError, SecretError, StorageError } from './errors.js';
 export { manifestKey, type ReportKeyParts, reportKey } from './report-keys.js';
 export { type ArchivedObject, ReportStore } from './report-store.js';
