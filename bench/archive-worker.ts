@@ -65,7 +65,13 @@ run()
   .then((result) => {
     const wallMs = performance.now() - started;
     console.log(
-      JSON.stringify({ mode, ...result, wallMs, peakRssMb: process.resourceUsage().maxRSS / 1024 }),
+      JSON.stringify({
+        mode,
+        ...result,
+        wallMs,
+        cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+        peakRssMb: process.resourceUsage().maxRSS / 1024,
+      }),
     );
   })
   .catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -7,7 +7,8 @@ import { build } from 'esbuild';
 /**
  * Cold start: for each function bundle (esbuild, ESM, minified, as the stack builds them) the
  * time to load it and run its module initialisation in a fresh Node process, against a bare
- * handler bundle that imports and constructs the same AWS SDK clients and nothing else.
+ * handler bundle that imports and constructs the same AWS SDK clients as that function, read
+ * from the bundle's own inputs, and nothing else.
  */
 export const ENTRIES = {
   'token-refresher': 'functions/token-refresher/handler.ts',
@@ -18,13 +19,23 @@ export const ENTRIES = {
   'cart-customer-webhook': 'functions/cart-customer-webhook/handler.ts',
 } as const;
 
-const BARE = `import { S3Client } from '@aws-sdk/client-s3';
-import { SNSClient } from '@aws-sdk/client-sns';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-const clients = [new S3Client({}), new SNSClient({}), new SQSClient({}), new SecretsManagerClient({})];
+/** SDK client packages a function may bundle, and the client class each exports. */
+const SDK_CLIENTS = {
+  'client-s3': 'S3Client',
+  'client-sns': 'SNSClient',
+  'client-sqs': 'SQSClient',
+  'client-secrets-manager': 'SecretsManagerClient',
+} as const;
+type SdkClient = keyof typeof SDK_CLIENTS;
+
+function bareHandler(clients: readonly SdkClient[]): string {
+  const imports = clients.map((c) => `import { ${SDK_CLIENTS[c]} } from '@aws-sdk/${c}';`);
+  const constructed = clients.map((c) => `new ${SDK_CLIENTS[c]}({})`).join(', ');
+  return `${imports.join('\n')}
+const clients = [${constructed}];
 export const handler = async () => clients.length;
 `;
+}
 
 const ENV = {
   AWS_REGION: 'us-east-1',
@@ -39,8 +50,12 @@ const ENV = {
   POWERTOOLS_METRICS_DISABLED: 'true',
 };
 
-async function bundle(entry: string, outfile: string): Promise<number> {
-  await build({
+/** Bundles one entry as the stack does; answers its size and the SDK clients it holds. */
+async function bundle(
+  entry: string,
+  outfile: string,
+): Promise<{ bytes: number; clients: SdkClient[] }> {
+  const result = await build({
     entryPoints: [entry],
     outfile,
     bundle: true,
@@ -52,50 +67,77 @@ async function bundle(entry: string, outfile: string): Promise<number> {
     banner: {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
     },
+    metafile: true,
     logLevel: 'error',
   });
-  return statSync(outfile).size;
+  const output = Object.values(result.metafile.outputs)[0];
+  const inputs = Object.entries(output?.inputs ?? {}).filter(([, i]) => i.bytesInOutput > 0);
+  const clients = (Object.keys(SDK_CLIENTS) as SdkClient[]).filter((c) =>
+    inputs.some(([path]) => path.includes(`node_modules/@aws-sdk/${c}/`)),
+  );
+  return { bytes: output?.bytes ?? 0, clients };
 }
 
-/** Median of `runs` fresh-process timings of `import(bundle)`, in ms. */
-function loadTime(file: string, runs: number): number {
+/** One fresh-process timing of `import(bundle)`, in ms. */
+function loadOnce(file: string): number {
   const url = pathToFileURL(file).href;
   const script = `const t = performance.now(); await import(${JSON.stringify(url)}); console.log(performance.now() - t);`;
-  const times: number[] = [];
+  const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, ...ENV },
+    encoding: 'utf8',
+  });
+  if (out.status !== 0) throw new Error(`loading ${file} failed: ${out.stderr}`);
+  return Number(out.stdout.trim());
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/**
+ * Medians of `runs` timings of a bundle and its bare twin, taken alternately so that a load
+ * change on a shared machine hits both alike.
+ */
+function loadTimes(file: string, bareFile: string, runs: number): [number, number] {
+  const own: number[] = [];
+  const bare: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      env: { ...process.env, ...ENV },
-      encoding: 'utf8',
-    });
-    if (out.status !== 0) throw new Error(`loading ${file} failed: ${out.stderr}`);
-    times.push(Number(out.stdout.trim()));
+    own.push(loadOnce(file));
+    bare.push(loadOnce(bareFile));
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+  return [median(own), median(bare)];
 }
 
 export interface ColdStart {
   function: string;
   bundleBytes: number;
+  /** The SDK clients the bundle holds, which its bare twin holds too. */
+  sdkClients: string[];
+  bareBytes: number;
   initMs: number;
   bareInitMs: number;
   ratio: number;
 }
 
-export async function coldStarts(runs = 7): Promise<{ bareBytes: number; results: ColdStart[] }> {
+export async function coldStarts(runs = 9): Promise<{ results: ColdStart[] }> {
   const dir = resolve('bench/.bundles');
   mkdirSync(dir, { recursive: true });
-  const bareEntry = join(dir, 'bare-entry.mjs');
-  writeFileSync(bareEntry, BARE);
-  const bareFile = join(dir, 'bare.mjs');
-  const bareBytes = await bundle(bareEntry, bareFile);
-  const bareInitMs = loadTime(bareFile, runs);
   const results: ColdStart[] = [];
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const outfile = join(dir, `${name}.mjs`);
-    const bundleBytes = await bundle(entry, outfile);
-    const initMs = loadTime(outfile, runs);
-    results.push({ function: name, bundleBytes, initMs, bareInitMs, ratio: initMs / bareInitMs });
+    const { bytes, clients } = await bundle(entry, outfile);
+    const bareEntry = join(dir, `${name}.bare-entry.mjs`);
+    writeFileSync(bareEntry, bareHandler(clients));
+    const bareFile = join(dir, `${name}.bare.mjs`);
+    const bare = await bundle(bareEntry, bareFile);
+    const [initMs, bareInitMs] = loadTimes(outfile, bareFile, runs);
+    results.push({
+      function: name,
+      bundleBytes: bytes,
+      sdkClients: clients.map((c) => SDK_CLIENTS[c]),
+      bareBytes: bare.bytes,
+      initMs,
+      bareInitMs,
+      ratio: initMs / bareInitMs,
+    });
   }
-  return { bareBytes, results };
+  return { results };
 }
