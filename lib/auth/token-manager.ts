@@ -1,8 +1,9 @@
-import { AuthError, SkywatchError } from '../errors/errors.js';
+import { AuthError, SkywatchError, TimeoutError } from '../errors/errors.js';
+import { waitWithin } from '../http/deadline.js';
 import type { Transport } from '../http/transport.js';
 import { missingScopes } from './scopes.js';
 import { type ClientCredentials, requestToken } from './token-endpoint.js';
-import type { AccessToken, TokenSet, TokenSource } from './token-source.js';
+import type { AccessToken, TokenRequestOptions, TokenSet, TokenSource } from './token-source.js';
 
 export interface TokenManagerOptions extends ClientCredentials {
   /** `{auth_url}/auth/token`. */
@@ -54,15 +55,22 @@ export class TokenManager implements TokenSource {
     this.refreshToken = options.refreshToken;
   }
 
-  async getToken(): Promise<AccessToken> {
+  /**
+   * The cached token, or a new one. With `maxWaitMs` the caller stops waiting at its deadline;
+   * the shared token request goes on for the other callers and for the cache.
+   */
+  async getToken(options: TokenRequestOptions = {}): Promise<AccessToken> {
     const skew = (this.options.skewSeconds ?? 30) * 1000;
     const now = this.transport.clock.now();
     if (this.current && now < this.current.expiresAt - skew) return this.toAccess(this.current);
+    if (options.maxWaitMs !== undefined && options.maxWaitMs <= 0) {
+      throw new TimeoutError('deadline passed before a token could be requested', 'deadline');
+    }
     const reason = this.invalidated ? 'invalidated' : this.current ? 'expiring' : 'initial';
     this.inflight ??= this.renew(reason).finally(() => {
       this.inflight = undefined;
     });
-    return this.toAccess(await this.inflight);
+    return this.toAccess(await waitWithin(this.inflight, options.maxWaitMs, 'token'));
   }
 
   invalidate(token: string): void {

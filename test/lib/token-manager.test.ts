@@ -5,6 +5,7 @@ import {
   ClientEmitter,
   type ClientEvents,
   StaticTokenSource,
+  TimeoutError,
   TokenManager,
   type TokenManagerOptions,
   type TokenSet,
@@ -208,6 +209,29 @@ describe('Class: TokenManager', () => {
     });
   });
 
+  it('stops a caller waiting at its maxWaitMs while the shared request serves the rest', async () => {
+    server = await tokenServer({ delayMs: 300 });
+    const { m } = manager(server.url);
+    const late = m.getToken({ maxWaitMs: 20 });
+    const patient = m.getToken();
+    const error = await late.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).kind).toBe('deadline');
+    expect((await patient).value).toBe('access-1-xxxxxxxx');
+    expect((await m.getToken({ maxWaitMs: 20 })).value).toBe('access-1-xxxxxxxx');
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('sends no token request once the deadline has passed', async () => {
+    server = await tokenServer();
+    const { m } = manager(server.url);
+    await expect(m.getToken({ maxWaitMs: 0 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+      kind: 'deadline',
+    });
+    expect(server.seen).toHaveLength(0);
+  });
+
   it('renews after invalidate of the current token only', async () => {
     server = await tokenServer();
     const { m } = manager(server.url);
@@ -228,5 +252,13 @@ describe('Class: StaticTokenSource', () => {
     expect(all[0]?.scopes).toEqual(['SkyStatus.GSM']);
     source.invalidate('static-token-1');
     expect((await source.getToken()).value).toBe('static-token-2');
+  });
+
+  it('stops waiting for a slow load at maxWaitMs', async () => {
+    const source = new StaticTokenSource(
+      () => new Promise<string>((resolve) => setTimeout(() => resolve('slow-token-1'), 300)),
+    );
+    await expect(source.getToken({ maxWaitMs: 20 })).rejects.toBeInstanceOf(TimeoutError);
+    expect((await source.getToken()).value).toBe('slow-token-1');
   });
 });
