@@ -137,6 +137,19 @@ describe('Class: TokenManager', () => {
     ]);
   });
 
+  it('caps a skew at or above the token lifetime at half the lifetime', async () => {
+    server = await tokenServer(); // expires_in: 300
+    const { m, fc } = manager(server.url, { skewSeconds: 600 });
+    const first = await m.getToken();
+    expect((await m.getToken()).value).toBe(first.value);
+    fc.advance(149_000);
+    expect((await m.getToken()).value).toBe(first.value);
+    expect(server.seen).toHaveLength(1);
+    fc.advance(2_000);
+    expect((await m.getToken()).value).toBe('access-2-xxxxxxxx');
+    expect(server.seen).toHaveLength(2);
+  });
+
   it('does not use a pair that onTokens failed to persist', async () => {
     server = await tokenServer();
     const { m } = manager(server.url, {
