@@ -130,4 +130,18 @@ describe('Class: SkywatchError and subclasses', () => {
     });
     expect(inspect(errors[3])).toMatch(/^HttpError: GET http:\/\/h\/x\?token=\[REDACTED\]/);
   });
+
+  it('keeps the path and query of an HttpError in path and the whole URL in url', () => {
+    const error = new HttpError(
+      503,
+      'GET',
+      `http://user:pw@h:8080/service/api/x?token=${SECRET}&batchSize=5`,
+      undefined,
+    );
+    expect(error.path).toBe('/service/api/x?token=[REDACTED]&batchSize=5');
+    expect(error.url).toBe('http://h:8080/service/api/x?token=[REDACTED]&batchSize=5');
+    expect(error.toJSON()).toMatchObject({ path: error.path, url: error.url });
+    expect(new HttpError(404, 'GET', 'http://h', undefined).path).toBe('/');
+    expect(new HttpError(404, 'GET', 'not a url', undefined).path).toBe('not a url');
+  });
 });
