@@ -7,7 +7,15 @@ import { type FaultKind, type FaultRule, OPERATIONS, type OperationName } from '
  * variables; see docs/emulator.md.
  */
 
-const KINDS: FaultKind[] = ['status', 'latency', 'reset', 'truncate', 'malformed', 'revoke'];
+const KINDS: FaultKind[] = [
+  'status',
+  'latency',
+  'reset',
+  'truncate',
+  'malformed',
+  'revoke',
+  'wrong-type',
+];
 
 /** `operation:kind[:status][:probability]`, e.g. `status.gsm:status:503:0.1,*:latency:0.5`. */
 export function parseFaults(text: string): FaultRule[] {

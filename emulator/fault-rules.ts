@@ -5,7 +5,7 @@ import { type FaultRule, OPERATIONS } from './types.js';
 const FaultRuleSchema = z
   .object({
     operation: z.enum([...OPERATIONS, '*']).optional(),
-    kind: z.enum(['status', 'latency', 'reset', 'truncate', 'malformed', 'revoke']),
+    kind: z.enum(['status', 'latency', 'reset', 'truncate', 'malformed', 'revoke', 'wrong-type']),
     status: z
       .union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)])
       .optional(),

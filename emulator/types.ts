@@ -32,7 +32,13 @@ export type FaultKind =
   /** Send a 200 whose body is not JSON at all. */
   | 'malformed'
   /** Revoke every access token, then handle the request (so it fails with 401). */
-  | 'revoke';
+  | 'revoke'
+  /**
+   * Send a 200 JSON answer with one field of the wrong type: the last boolean, depth first, of
+   * the first `QueryResults` entry (of the body when it has no entries) becomes the string
+   * `"true"`/`"false"`, e.g. `QueryResults[0].BasicInfo.Infected` with returnedInfo=BasicInfo.
+   */
+  | 'wrong-type';
 
 export interface FaultRule {
   /** Operation the rule applies to; `'*'` (default) for every operation but admin. */

@@ -1,6 +1,7 @@
 /**
  * Client version. A constant rather than a read of package.json: esbuild bundles of the Lambda
- * functions have no package.json next to them at run time. Keep in step with package.json.
+ * functions have no package.json next to them at run time. test/lib/version.test.ts fails when
+ * it and package.json differ.
  */
 export const VERSION = '0.1.0';
 

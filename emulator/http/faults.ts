@@ -3,7 +3,7 @@ import type { FaultRule, OperationName } from '../types.js';
 
 export type FaultDecision =
   | { kind: 'status'; status: number; retryAfterSeconds: number }
-  | { kind: 'reset' | 'truncate' | 'malformed' | 'revoke' };
+  | { kind: 'reset' | 'truncate' | 'malformed' | 'revoke' | 'wrong-type' };
 
 interface RuleState {
   rule: FaultRule;
@@ -66,4 +66,35 @@ export class FaultEngine {
     if (fault || latencyMs > 0) this.injected++;
     return fault ? { latencyMs, fault } : { latencyMs };
   }
+}
+
+/** Path and holder of the last boolean under `node`, depth first in document order. */
+function lastBoolean(node: unknown): { holder: Record<string, unknown>; key: string } | undefined {
+  if (!node || typeof node !== 'object') return undefined;
+  let found: { holder: Record<string, unknown>; key: string } | undefined;
+  for (const [key, value] of Object.entries(node)) {
+    if (typeof value === 'boolean') found = { holder: node as Record<string, unknown>, key };
+    else found = lastBoolean(value) ?? found;
+  }
+  return found;
+}
+
+/**
+ * The `wrong-type` fault: the last boolean of the first `QueryResults` entry (of the body when
+ * there is none) is sent as a string, so a client's schema must name that one field. Bodies
+ * that are not JSON or hold no boolean are returned unchanged.
+ */
+export function withWrongType(json: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(json);
+  } catch {
+    return json;
+  }
+  const entries = (body as { QueryResults?: unknown } | null)?.QueryResults;
+  const target = Array.isArray(entries) && entries.length > 0 ? entries[0] : body;
+  const found = lastBoolean(target);
+  if (!found) return json;
+  found.holder[found.key] = String(found.holder[found.key]);
+  return JSON.stringify(body);
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FaultDecision } from './faults.js';
+import { type FaultDecision, withWrongType } from './faults.js';
 
 export const API_VERSION = '1.0.26271.1';
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -23,7 +23,8 @@ export function jsonReply(body: unknown, status = 200): Reply {
 /**
  * Writes a reply. A body fault turns a good answer bad the way a broken proxy would: `reset`
  * promises the whole body and drops the connection half way, `truncate` sends a short body
- * with a matching length, `malformed` sends a page that is not JSON.
+ * with a matching length, `malformed` sends a page that is not JSON, `wrong-type` sends one
+ * field with the wrong type.
  */
 export function send(
   res: ServerResponse,
@@ -43,6 +44,8 @@ export function send(
     body = Buffer.from('<html><body>upstream proxy error</body></html>');
   } else if (fault?.kind === 'truncate' && reply.status === 200) {
     body = body.subarray(0, Math.floor(body.length / 2));
+  } else if (fault?.kind === 'wrong-type' && reply.status === 200) {
+    body = Buffer.from(withWrongType(reply.body));
   }
   headers['content-length'] = body.length;
   res.writeHead(reply.status, headers);

@@ -9,4 +9,9 @@ export {
 export { StaticTokenSource, type TokenLoader } from './static-token.js';
 export { basicAuthorization, type ClientCredentials, requestToken } from './token-endpoint.js';
 export { TokenManager, type TokenManagerOptions } from './token-manager.js';
-export type { AccessToken, TokenSet, TokenSource } from './token-source.js';
+export type {
+  AccessToken,
+  TokenRequestOptions,
+  TokenSet,
+  TokenSource,
+} from './token-source.js';

@@ -1,5 +1,6 @@
 import { registerSecret } from '../errors/redact.js';
-import type { AccessToken, TokenSource } from './token-source.js';
+import { waitWithin } from '../http/deadline.js';
+import type { AccessToken, TokenRequestOptions, TokenSource } from './token-source.js';
 
 export type TokenLoader = () => Promise<string | AccessToken> | string | AccessToken;
 
@@ -19,13 +20,13 @@ export class StaticTokenSource implements TokenSource {
     private readonly scopes?: readonly string[],
   ) {}
 
-  async getToken(): Promise<AccessToken> {
+  async getToken(options: TokenRequestOptions = {}): Promise<AccessToken> {
     if (this.cached) return this.cached;
-    // Single flight: concurrent callers share one load.
+    // Single flight: concurrent callers share one load; each waits at most to its deadline.
     this.loading ??= this.fetch().finally(() => {
       this.loading = undefined;
     });
-    return this.loading;
+    return waitWithin(this.loading, options.maxWaitMs, 'token');
   }
 
   invalidate(token: string): void {

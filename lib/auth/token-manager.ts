@@ -1,8 +1,9 @@
-import { AuthError, SkywatchError } from '../errors/errors.js';
+import { AuthError, SkywatchError, TimeoutError } from '../errors/errors.js';
+import { waitWithin } from '../http/deadline.js';
 import type { Transport } from '../http/transport.js';
 import { missingScopes } from './scopes.js';
 import { type ClientCredentials, requestToken } from './token-endpoint.js';
-import type { AccessToken, TokenSet, TokenSource } from './token-source.js';
+import type { AccessToken, TokenRequestOptions, TokenSet, TokenSource } from './token-source.js';
 
 export interface TokenManagerOptions extends ClientCredentials {
   /** `{auth_url}/auth/token`. */
@@ -23,7 +24,10 @@ export interface TokenManagerOptions extends ClientCredentials {
    * a dead refresh token saved; if it throws, the pair is not used.
    */
   onTokens?: (tokens: TokenSet) => Promise<void> | void;
-  /** Renew this many seconds before expiry. @default 30 */
+  /**
+   * Renew this many seconds before expiry, but never earlier than half-way through a token's
+   * lifetime: a skew as long as the lifetime would otherwise renew on every call. @default 30
+   */
   skewSeconds?: number;
 }
 
@@ -41,6 +45,8 @@ type Grant = 'password' | 'token_exchange' | 'refresh_token';
  */
 export class TokenManager implements TokenSource {
   private current: TokenSet | undefined;
+  // When the current token is renewed: its expiry less the (capped) skew.
+  private renewAt = Number.NEGATIVE_INFINITY;
   private refreshToken: string | undefined;
   private inflight: Promise<TokenSet> | undefined;
   private invalidated = false;
@@ -54,15 +60,21 @@ export class TokenManager implements TokenSource {
     this.refreshToken = options.refreshToken;
   }
 
-  async getToken(): Promise<AccessToken> {
-    const skew = (this.options.skewSeconds ?? 30) * 1000;
+  /**
+   * The cached token, or a new one. With `maxWaitMs` the caller stops waiting at its deadline;
+   * the shared token request goes on for the other callers and for the cache.
+   */
+  async getToken(options: TokenRequestOptions = {}): Promise<AccessToken> {
     const now = this.transport.clock.now();
-    if (this.current && now < this.current.expiresAt - skew) return this.toAccess(this.current);
+    if (this.current && now < this.renewAt) return this.toAccess(this.current);
+    if (options.maxWaitMs !== undefined && options.maxWaitMs <= 0) {
+      throw new TimeoutError('deadline passed before a token could be requested', 'deadline');
+    }
     const reason = this.invalidated ? 'invalidated' : this.current ? 'expiring' : 'initial';
     this.inflight ??= this.renew(reason).finally(() => {
       this.inflight = undefined;
     });
-    return this.toAccess(await this.inflight);
+    return this.toAccess(await waitWithin(this.inflight, options.maxWaitMs, 'token'));
   }
 
   invalidate(token: string): void {
@@ -92,31 +104,9 @@ export class TokenManager implements TokenSource {
   }
 
   private async renew(reason: 'initial' | 'expiring' | 'invalidated'): Promise<TokenSet> {
-    let tokens: TokenSet;
-    if (this.refreshToken) {
-      try {
-        tokens = await this.grant('refresh_token', reason);
-      } catch (error) {
-        const dead = error instanceof AuthError && error.code === 'invalid_grant';
-        if (!dead || !this.canUsePassword()) throw error;
-        this.refreshToken = undefined;
-        this.transport.events.emit('tokenFallback', {
-          from: 'refresh_token',
-          to: 'password',
-          error: error.code,
-        });
-        tokens = await this.grant('password', reason);
-      }
-    } else if (this.canUsePassword()) {
-      tokens = await this.grant('password', reason);
-    } else if (this.options.subjectToken !== undefined) {
-      tokens = await this.grant('token_exchange', reason);
-    } else {
-      throw new AuthError(
-        'No way to obtain a token: give credentials, a subject token or a refresh token',
-        'no_credentials',
-      );
-    }
+    const tokens = await this.obtain(reason);
+    // Read before onTokens runs, so a slow persist does not shorten the lifetime seen.
+    const receivedAt = this.transport.clock.now();
     if (this.options.onTokens) {
       try {
         await this.options.onTokens(tokens);
@@ -128,6 +118,9 @@ export class TokenManager implements TokenSource {
     }
     if (tokens.refreshToken) this.refreshToken = tokens.refreshToken;
     this.current = tokens;
+    const lifetime = tokens.expiresAt - receivedAt;
+    const skew = Math.min((this.options.skewSeconds ?? 30) * 1000, lifetime / 2);
+    this.renewAt = tokens.expiresAt - skew;
     this.lastScopes = tokens.scopes;
     this.invalidated = false;
     const missing = missingScopes(this.options.scopes, tokens.scopes);
@@ -139,6 +132,31 @@ export class TokenManager implements TokenSource {
       });
     }
     return tokens;
+  }
+
+  /** The grant the configuration allows: refresh (password when it is dead), password, exchange. */
+  private async obtain(reason: 'initial' | 'expiring' | 'invalidated'): Promise<TokenSet> {
+    if (this.refreshToken) {
+      try {
+        return await this.grant('refresh_token', reason);
+      } catch (error) {
+        const dead = error instanceof AuthError && error.code === 'invalid_grant';
+        if (!dead || !this.canUsePassword()) throw error;
+        this.refreshToken = undefined;
+        this.transport.events.emit('tokenFallback', {
+          from: 'refresh_token',
+          to: 'password',
+          error: error.code,
+        });
+        return await this.grant('password', reason);
+      }
+    }
+    if (this.canUsePassword()) return this.grant('password', reason);
+    if (this.options.subjectToken !== undefined) return this.grant('token_exchange', reason);
+    throw new AuthError(
+      'No way to obtain a token: give credentials, a subject token or a refresh token',
+      'no_credentials',
+    );
   }
 
   private canUsePassword(): boolean {

@@ -7,12 +7,26 @@ export interface AccessToken {
   expiresAt?: number;
 }
 
+/** What a caller asks of getToken. */
+export interface TokenRequestOptions {
+  /**
+   * The rest of the caller's deadline in ms: past it the caller stops waiting for a token and
+   * gets TimeoutError('deadline'). Relative, so each source measures it on its own clock.
+   */
+  maxWaitMs?: number;
+}
+
 /**
  * Where the client gets its bearer token. `TokenManager` obtains and renews tokens itself;
  * `StaticTokenSource` hands out a token someone else maintains (e.g. read from Secrets Manager).
  */
 export interface TokenSource {
-  getToken(): Promise<AccessToken>;
+  /**
+   * A token to send. The client stops waiting at the call's deadline whatever the source does;
+   * `options` lets a source stop its own work there too (sources written before it may ignore
+   * it).
+   */
+  getToken(options?: TokenRequestOptions): Promise<AccessToken>;
   /** The service rejected `token`; the next getToken must not return it again from cache. */
   invalidate(token: string): void;
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AccessToken, TokenSource } from '../auth/token-source.js';
+import type { AccessToken, TokenRequestOptions, TokenSource } from '../auth/token-source.js';
 import { registerSecret } from '../errors/index.js';
 import { TokenSecretSchema } from './secret-shapes.js';
 import type { SecretStore } from './secret-store.js';
@@ -10,7 +10,8 @@ export interface SecretTokenSourceOptions {
   /**
    * How long to wait for the refresher to store a new token when the stored one is expired or
    * was just rejected. The refresher runs once per token lifetime, so a function can start in
-   * the seconds between expiry and rotation; waiting beats failing the run. @default 60000
+   * the seconds between expiry and rotation; waiting beats failing the run. A caller's
+   * `maxWaitMs` (its deadline) shortens it. @default 60000
    */
   awaitFreshMs?: number;
   /** Between two reads of the secret while waiting. @default 2000 */
@@ -36,10 +37,12 @@ export class SecretTokenSource implements TokenSource {
     private readonly options: SecretTokenSourceOptions = {},
   ) {}
 
-  async getToken(): Promise<AccessToken> {
+  async getToken(request: TokenRequestOptions = {}): Promise<AccessToken> {
     const now = this.options.now ?? Date.now;
     const skew = this.options.skewMs ?? 5_000;
-    const giveUpAt = now() + (this.options.awaitFreshMs ?? 60_000);
+    // Never wait for the refresher past the caller's deadline.
+    const wait = Math.min(this.options.awaitFreshMs ?? 60_000, request.maxWaitMs ?? Infinity);
+    const giveUpAt = now() + Math.max(0, wait);
     for (;;) {
       const secret = await this.store.read(this.secretId, TokenSecretSchema, {
         expiresAt: (t) => Date.parse(t.expiresAt) - skew,

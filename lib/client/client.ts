@@ -48,8 +48,10 @@ function isTokenSource(auth: unknown): auth is TokenSource {
 }
 
 /**
- * The Skywatch service client: every operation of 4.1–4.10, typed and validated, over one
- * transport and one token source.
+ * The Skywatch service client: every operation of 4.1–4.11, typed and validated, over one
+ * transport and one token source. 4.1–4.10 are its methods; 4.11 (POST {auth_url}/auth/token)
+ * is used through the token source, a `TokenManager` built from `auth` credentials that calls
+ * `requestToken` (both usable on their own, see docs/client.md "A token").
  *
  * @example
  * const client = new SkywatchClient({ baseUrl, authUrl, auth: { clientId, clientSecret,

@@ -20,6 +20,10 @@ export interface ClientContext {
 
 /** Options every operation takes. */
 export interface CallOptions {
-  /** Deadline of this call (overrides the client's). */
+  /**
+   * Deadline of this call (Date or epoch ms on the client's clock). The earlier of it and the
+   * client's deadline (`deadline`, or `remainingTimeMs` less `reserveMs`) applies, to the token
+   * request too: a call can shorten its time, never outlive the invocation.
+   */
   deadline?: Date | number;
 }

@@ -4,6 +4,7 @@ import { hasScope } from '../auth/scopes.js';
 import type { AccessToken } from '../auth/token-source.js';
 import { AuthError, SchemaError } from '../errors/errors.js';
 import { redactUrl } from '../errors/redact.js';
+import { waitWithin } from '../http/deadline.js';
 import { BROKEN, type HttpResponse } from '../http/transport.js';
 import { parseResponse } from '../schemas/common.js';
 import { buildXml, parseXml, type XmlModel } from '../xml/codec.js';
@@ -87,6 +88,17 @@ export async function execute<S extends z.ZodType>(
       body = JSON.stringify(op.body);
     }
   }
+  // One deadline for the whole call, token included: the earlier of the call's and the client's.
+  const deadline = ctx.transport.deadlineFor(
+    op.call?.deadline === undefined ? undefined : { deadline: op.call.deadline },
+  );
+  const bounded = Number.isFinite(deadline);
+  // Bounded here as well, so a token source that ignores maxWaitMs cannot stretch the call.
+  const getToken = () => {
+    if (!bounded) return ctx.tokens.getToken();
+    const maxWaitMs = deadline - ctx.transport.clock.now();
+    return waitWithin(ctx.tokens.getToken({ maxWaitMs }), maxWaitMs, 'token');
+  };
   const send = async (token: AccessToken): Promise<HttpResponse> => {
     checkScope(ctx, token, op.scope, url);
     return ctx.transport.send({
@@ -95,16 +107,16 @@ export async function execute<S extends z.ZodType>(
       headers: { ...headers, authorization: `Bearer ${token.value}` },
       ...(body === undefined ? {} : { body }),
       decode: op.xml ? decodeXml : decodeJson,
-      ...(op.call?.deadline === undefined ? {} : { deadline: { deadline: op.call.deadline } }),
+      ...(bounded ? { deadline: { deadline } } : {}),
     });
   };
-  let token = await ctx.tokens.getToken();
+  let token = await getToken();
   let res = await send(token);
   if (res.status === 401) {
     // The token was revoked or expired early: a 401 means the request was not processed, so one
     // replay with a fresh token is safe even for the POST.
     ctx.tokens.invalidate(token.value);
-    token = await ctx.tokens.getToken();
+    token = await getToken();
     res = await send(token);
   }
   if (res.status < 200 || res.status >= 300) throw errorFromResponse(res, op.method, url);

@@ -31,7 +31,10 @@ import {
   dnspStatus,
 } from './status.js';
 
-/** The typed operations of 4.1–4.10; `SkywatchClient` adds construction and auth. */
+/**
+ * The typed operations of 4.1–4.10. 4.11, the token endpoint, is not a method here: the token
+ * source does it (`TokenManager`, over `requestToken`), and `SkywatchClient` builds one.
+ */
 export class ClientOperations {
   constructor(protected readonly ctx: ClientContext) {}
 

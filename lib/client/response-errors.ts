@@ -46,8 +46,8 @@ export function errorFromResponse(res: HttpResponse, method: string, url: string
     const description = params.error_description ?? problem?.detail;
     const message =
       code === 'insufficient_scope'
-        ? `${cause.path}: the token lacks scope ${scope ?? '(not named)'}`
-        : `${cause.path}: token rejected (${code}${description ? `: ${description}` : ''})`;
+        ? `${cause.url}: the token lacks scope ${scope ?? '(not named)'}`
+        : `${cause.url}: token rejected (${code}${description ? `: ${description}` : ''})`;
     return new AuthError(
       message,
       code,

@@ -84,9 +84,28 @@ export class AuthError extends SkywatchError {
   }
 }
 
-/** The service answered with an error status. `path` has query secrets redacted. */
+/**
+ * The path and query of an already redacted URL (`/service/api/x?batchSize=5`); the text
+ * itself when it is not an absolute URL.
+ */
+function pathAndQuery(safeUrl: string): string {
+  try {
+    const { origin } = new URL(safeUrl);
+    return safeUrl.startsWith(origin) ? safeUrl.slice(origin.length) || '/' : safeUrl;
+  } catch {
+    return safeUrl;
+  }
+}
+
+/**
+ * The service answered with an error status. `path` is the request's path and query, `url` the
+ * whole URL; both have secrets in the query redacted.
+ */
 export class HttpError extends SkywatchError {
+  /** Path and query, e.g. `/service/api/status/gsm/ABCD-…?batchSize=50`. */
   readonly path: string;
+  /** The whole URL, host included. */
+  readonly url: string;
   constructor(
     readonly status: number,
     readonly method: string,
@@ -94,11 +113,12 @@ export class HttpError extends SkywatchError {
     readonly problem: ProblemDetails | undefined,
     options?: { cause?: unknown },
   ) {
-    const path = redactUrl(url);
+    const safeUrl = redactUrl(url);
     const what = problem?.detail ?? problem?.title ?? 'no details';
-    super(`${method} ${path} failed with HTTP ${status}: ${what}`, options);
+    super(`${method} ${safeUrl} failed with HTTP ${status}: ${what}`, options);
     this.name = 'HttpError';
-    this.path = path;
+    this.path = pathAndQuery(safeUrl);
+    this.url = safeUrl;
   }
 }
 

@@ -4,11 +4,21 @@
  */
 
 const REDACTED = '[REDACTED]';
-// Shortest value worth registering: shorter strings would scrub ordinary words from messages.
-const MIN_SECRET_LENGTH = 6;
+// Shortest value registered. A one- to three-character value is no credential, and removing it
+// everywhere it stands alone would eat words such as "a", "to" or "ID" from every message.
+const MIN_SECRET_LENGTH = 4;
+// Below this a secret is removed only where it stands alone (not inside a longer run of letters
+// and digits), so a password "word" is redacted but "password" and "words" are left whole.
+const WHOLE_WORD_BELOW = 6;
 // Bounded so a long-running process that rotates tokens for weeks cannot grow it without limit.
 const MAX_SECRETS = 500;
-const secrets = new Set<string>();
+/** Each registered secret with, for a short one, the pattern matching it where it stands alone. */
+const secrets = new Map<string, RegExp | undefined>();
+
+function standalone(text: string): RegExp {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, 'g');
+}
 
 /** Query parameters whose values are secrets wherever they appear in a URL. */
 const SECRET_PARAMS = new Set([
@@ -38,18 +48,19 @@ const PATTERNS: RegExp[] = [
 ];
 
 /**
- * Remembers a secret value so that `redact` removes it from any text later.
+ * Remembers a secret value so that `redact` removes it from any text later. Values of 4 or 5
+ * characters are removed only where they stand alone; shorter ones are not registered.
  *
  * @example
  * registerSecret(tokens.accessToken);
  */
 export function registerSecret(value: string | undefined | null): void {
-  if (!value || value.length < MIN_SECRET_LENGTH) return;
+  if (!value || value.length < MIN_SECRET_LENGTH || secrets.has(value)) return;
   if (secrets.size >= MAX_SECRETS) {
-    const oldest = secrets.values().next().value;
+    const oldest = secrets.keys().next().value;
     if (oldest !== undefined) secrets.delete(oldest);
   }
-  secrets.add(value);
+  secrets.set(value, value.length < WHOLE_WORD_BELOW ? standalone(value) : undefined);
 }
 
 /**
@@ -60,9 +71,15 @@ export function registerSecret(value: string | undefined | null): void {
  */
 export function redact(text: string): string {
   let out = text;
-  for (const secret of secrets) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  for (const [secret, alone] of secrets) {
     const encoded = encodeURIComponent(secret);
+    if (alone) {
+      if (out.includes(secret)) out = out.replace(alone, REDACTED);
+      if (encoded !== secret && out.includes(encoded))
+        out = out.replace(standalone(encoded), REDACTED);
+      continue;
+    }
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     if (encoded !== secret && out.includes(encoded)) out = out.split(encoded).join(REDACTED);
   }
   out = out.replace(PATTERNS[0] as RegExp, (_m, scheme: string) => `${scheme} ${REDACTED}`);

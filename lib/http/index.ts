@@ -1,5 +1,5 @@
 export { type Clock, systemClock } from './clock.js';
-export { type DeadlineOptions, resolveDeadline } from './deadline.js';
+export { type DeadlineOptions, resolveDeadline, waitWithin } from './deadline.js';
 export {
   ClientEmitter,
   type ClientEvents,

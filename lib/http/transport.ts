@@ -29,7 +29,7 @@ export interface HttpRequest {
   body?: string;
   /** Decodes a 2xx body; a throw marks the body broken (cut short), retried for GETs. */
   decode?: (text: string, contentType: string) => unknown;
-  /** Overrides the transport's deadline for this call. */
+  /** This call's deadline; the earlier of it and the transport's own applies. */
   deadline?: DeadlineOptions;
 }
 
@@ -65,8 +65,22 @@ export class Transport {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
   }
 
+  /**
+   * The effective deadline (epoch ms on this transport's clock, Infinity when none): the earlier
+   * of the transport's own (fixed, or remaining time less the reserve) and the call's, so a call
+   * can shorten its time but never outlive the invocation.
+   *
+   * @example
+   * const deadline = transport.deadlineFor({ deadline: Date.now() + 2_000 });
+   */
+  deadlineFor(call?: DeadlineOptions): number {
+    const now = this.clock.now();
+    const own = resolveDeadline(this.options, now);
+    return call ? Math.min(own, resolveDeadline(call, now)) : own;
+  }
+
   async send(request: HttpRequest): Promise<HttpResponse> {
-    const deadline = resolveDeadline(request.deadline ?? this.options, this.clock.now());
+    const deadline = this.deadlineFor(request.deadline);
     const safeUrl = redactUrl(request.url);
     const idempotent = request.method === 'GET';
     let waited = 0;

@@ -8,29 +8,65 @@ export interface Page<E> {
 }
 
 export interface PagingOptions {
-  /** Resume from this continuation token (from a previous page). */
-  continuation?: string;
+  /**
+   * Resume from this continuation token (a page's `continuationToken` or a paginator's
+   * `resumeToken`). null, undefined or '' start from the beginning.
+   */
+  continuation?: string | null;
   /** Fetch the next page while the caller works on the current one. @default false */
   prefetch?: boolean;
-  /** Stop after this many pages (the last page's token lets a later run resume). */
+  /** Stop after this many pages; `resumeToken` then says where a later walk goes on. */
   maxPages?: number;
 }
 
 export type PageFetcher<E> = (continuation: string | undefined) => Promise<Page<E>>;
 
+/** An empty token means "no more pages" from the service and "from the start" from a caller. */
+function tokenOrNull(token: string | null | undefined): string | null {
+  return token === undefined || token === '' ? null : token;
+}
+
 /**
  * Walks a paged operation lazily. Iterate it for entries or call `pages()` for batches; at most
  * two pages are held at once (the current one and, with prefetch, the next), however many
- * entries there are. `break` out of the loop at any time.
+ * entries there are. `break` out of the loop at any time; `resumeToken` says where to go on.
  *
  * @example
  * for await (const endpoint of client.siteAgentStatus('ABCD-…', { batchSize: 500 })) { … }
  */
 export class Paginator<E> implements AsyncIterable<E> {
+  private resumeFrom: string | null;
+  private ended = false;
+
   constructor(
     private readonly fetchPage: PageFetcher<E>,
     private readonly options: PagingOptions = {},
-  ) {}
+  ) {
+    this.resumeFrom = tokenOrNull(options.continuation);
+  }
+
+  /**
+   * Where a later walk must start (as `continuation`, in this process or a later one) so that
+   * nothing handed out by the latest walk is skipped. It moves past a page once the caller asks
+   * for what follows it (the next page, or the entry after the page's last one), so a walk that
+   * stops at `maxPages` leaves the token of the page after the last one walked, and a `break`
+   * leaves the token of the page being worked on: that page is fetched again, entries are seen
+   * at least once and never skipped. null when the walk reached the last page (see `reachedEnd`)
+   * or has not moved yet from the beginning.
+   *
+   * @example
+   * const walk = client.gsmAgentStatus(key, { maxPages: 50, continuation: saved });
+   * for await (const endpoint of walk) check(endpoint);
+   * saved = walk.resumeToken; // null: every page was walked, the next run starts afresh
+   */
+  get resumeToken(): string | null {
+    return this.ended ? null : this.resumeFrom;
+  }
+
+  /** True once the latest walk went past the service's last page. */
+  get reachedEnd(): boolean {
+    return this.ended;
+  }
 
   /**
    * Yields pages in order, following ContinuationToken with the same query.
@@ -39,24 +75,7 @@ export class Paginator<E> implements AsyncIterable<E> {
    * for await (const page of paginator.pages()) save(page.continuationToken);
    */
   async *pages(): AsyncGenerator<Page<E>, void, undefined> {
-    const max = this.options.maxPages ?? Number.POSITIVE_INFINITY;
-    if (max <= 0) return;
-    let pending: Promise<Page<E>> | undefined = this.fetchPage(this.options.continuation);
-    let count = 0;
-    while (pending) {
-      const page: Page<E> = await pending;
-      pending = undefined;
-      count++;
-      const next = page.continuationToken;
-      const more = next !== null && next !== '' && count < max;
-      if (more && this.options.prefetch) {
-        pending = this.fetchPage(next);
-        // Held until awaited below; keeps an early `break` from raising an unhandled rejection.
-        pending.catch(() => {});
-      }
-      yield page;
-      if (more && !pending) pending = this.fetchPage(next);
-    }
+    yield* this.walk((page) => [page]);
   }
 
   /**
@@ -66,20 +85,55 @@ export class Paginator<E> implements AsyncIterable<E> {
    * for await (const e of paginator.entries()) if (e.BasicInfo?.Infected) alert(e);
    */
   async *entries(): AsyncGenerator<E, void, undefined> {
-    for await (const page of this.pages()) yield* page.entries;
+    yield* this.walk((page) => page.entries);
   }
 
   /**
-   * Fetches only the first page (or the page at `continuation`).
+   * Fetches only the first page (or the page at `continuation`); `resumeToken` moves past it.
    *
    * @example
    * const { entries, continuationToken } = await paginator.firstPage();
    */
   async firstPage(): Promise<Page<E>> {
-    return this.fetchPage(this.options.continuation);
+    const start = tokenOrNull(this.options.continuation);
+    const page = await this.fetchPage(start ?? undefined);
+    this.passed(page.continuationToken);
+    return page;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<E> {
     return this.entries();
+  }
+
+  /** Records that the caller is done with a page whose successor is at `next`. */
+  private passed(next: string | null): void {
+    this.resumeFrom = tokenOrNull(next);
+    this.ended = this.resumeFrom === null;
+  }
+
+  private async *walk<T>(items: (page: Page<E>) => Iterable<T>): AsyncGenerator<T, void> {
+    const start = tokenOrNull(this.options.continuation);
+    this.resumeFrom = start;
+    this.ended = false;
+    const max = this.options.maxPages ?? Number.POSITIVE_INFINITY;
+    if (max <= 0) return;
+    let pending: Promise<Page<E>> | undefined = this.fetchPage(start ?? undefined);
+    let count = 0;
+    while (pending) {
+      const page: Page<E> = await pending;
+      pending = undefined;
+      count++;
+      const next = tokenOrNull(page.continuationToken);
+      const more = next !== null && count < max;
+      if (more && this.options.prefetch) {
+        pending = this.fetchPage(next);
+        // Held until awaited below; keeps an early `break` from raising an unhandled rejection.
+        pending.catch(() => {});
+      }
+      yield* items(page);
+      // Reached only when the caller asked for more after this page: it is done with it.
+      this.passed(next);
+      if (more && !pending) pending = this.fetchPage(next);
+    }
   }
 }

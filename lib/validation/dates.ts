@@ -73,6 +73,7 @@ export interface WindowLimits {
 /**
  * Checks the blocked-URL window with the service's defaults filled in (end = now, start =
  * end − 7 days): start before end, at most 30 days apart, start not older than 90 days.
+ * An error names a field the caller gave and says which default it assumed for the other.
  * Returns the query values for what the caller gave.
  *
  * @example
@@ -83,25 +84,45 @@ export function validateBlockedWindow(
   nowMs: number,
   limits: WindowLimits = {},
 ): { startDate?: string; endDate?: string } {
-  const maxRange = (limits.maxRangeDays ?? 30) * DAY_MS;
-  const history = (limits.historyDays ?? 90) * DAY_MS;
+  const maxDays = limits.maxRangeDays ?? 30;
+  const historyDays = limits.historyDays ?? 90;
   const givenEnd = input.endDate === undefined ? undefined : toInstant(input.endDate, 'endDate');
   const givenStart =
     input.startDate === undefined ? undefined : toInstant(input.startDate, 'startDate');
   // The service treats an endDate in the future as now, so the range is measured from there.
   const end = Math.min(givenEnd ?? nowMs, nowMs);
   const start = givenStart ?? end - 7 * DAY_MS;
+  const assumed = [
+    ...(givenStart === undefined
+      ? [`startDate not given, so endDate − 7 days: ${isoSeconds(start)}`]
+      : []),
+    ...(givenEnd === undefined ? [`endDate not given, so now: ${isoSeconds(nowMs)}`] : []),
+  ];
+  const note = assumed.length > 0 ? ` (${assumed.join('; ')})` : '';
   if (givenStart !== undefined && start >= (givenEnd ?? nowMs)) {
-    throw new ValidationError('startDate', 'must be before endDate');
+    throw new ValidationError('startDate', `must be before endDate${note}`);
   }
-  if (end - start > maxRange) {
+  if (end - start > maxDays * DAY_MS) {
+    // Blame the end only when the caller gave it; otherwise the start they gave is too early.
+    if (givenEnd !== undefined) {
+      throw new ValidationError(
+        'endDate',
+        `must be at most ${maxDays} days after startDate${note}`,
+      );
+    }
+    throw new ValidationError('startDate', `must be at most ${maxDays} days before endDate${note}`);
+  }
+  if (start < nowMs - historyDays * DAY_MS) {
+    if (givenStart !== undefined || givenEnd === undefined) {
+      throw new ValidationError(
+        'startDate',
+        `must not be more than ${historyDays} days ago${note}`,
+      );
+    }
     throw new ValidationError(
       'endDate',
-      `must be at most ${maxRange / DAY_MS} days after startDate`,
+      `must leave startDate at most ${historyDays} days ago${note}`,
     );
-  }
-  if (start < nowMs - history) {
-    throw new ValidationError('startDate', `must not be more than ${history / DAY_MS} days ago`);
   }
   return {
     ...(givenStart === undefined ? {} : { startDate: isoSeconds(givenStart) }),

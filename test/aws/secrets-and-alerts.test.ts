@@ -129,6 +129,19 @@ describe('Class: SecretTokenSource', () => {
     expect((await source.getToken()).value).toBe('stale-token-3');
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
   });
+
+  it("stops waiting for the refresher at the caller's deadline", async () => {
+    await new SecretStore(aws.clients.secrets).write(
+      res.tokenSecretArn,
+      pair('stale-token-4', '2000-01-01T00:00:00Z'),
+    );
+    const source = new SecretTokenSource(new SecretStore(aws.clients.secrets), res.tokenSecretArn, {
+      awaitFreshMs: 600_000,
+      pollMs: 50,
+    });
+    // Without the deadline this would poll for ten minutes and the test would time out.
+    expect((await source.getToken({ maxWaitMs: 200 })).value).toBe('stale-token-4');
+  });
 });
 
 describe('Class: AlertPublisher', () => {

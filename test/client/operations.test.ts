@@ -176,9 +176,9 @@ describe('SkywatchClient: errors from the service', () => {
       method: 'GET',
       problem: { code: 'not_found', status: 404 },
     });
-    expect((error as HttpError).path).toContain(
-      '/api/status/reporting/gsm/ZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZ',
-    );
+    const path = '/api/status/reporting/gsm/ZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZ';
+    expect((error as HttpError).path).toBe(`${new URL(w.emu.baseUrl).pathname}${path}`);
+    expect((error as HttpError).url).toBe(`${w.emu.baseUrl}${path}`);
     const cart = await client
       .addCartCustomers('SO-NOPE', { Shipping: CUSTOMER })
       .catch((e: unknown) => e);

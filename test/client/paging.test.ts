@@ -70,6 +70,32 @@ describe('Paging over HTTP (4.1–4.4)', () => {
     expect(new Set([...head, ...tail].map((e) => e.MachineID)).size).toBe(w.site.endpointCount);
   });
 
+  it('walks a GSM in capped runs, each resuming in a new client, every entry once', async () => {
+    // The "capped run" example of docs/client.md, run until the walk reaches the end.
+    let cursor: string | null = null;
+    const seen: string[] = [];
+    let runs = 0;
+    for (;;) {
+      runs++;
+      const walk = w.client().gsmAgentStatus(w.gsm.key, {
+        batchSize: 25,
+        returnedInfo: ['BasicInfo'],
+        prefetch: true,
+        maxPages: 2,
+        continuation: cursor,
+      });
+      for await (const endpoint of walk) seen.push(endpoint.MachineID);
+      cursor = walk.resumeToken;
+      if (walk.reachedEnd) break;
+      expect(cursor).not.toBeNull();
+      expect(seen).toHaveLength(runs * 50);
+    }
+    expect(cursor).toBeNull();
+    expect(runs).toBe(Math.ceil(w.gsm.endpointCount / 50));
+    expect(seen).toHaveLength(w.gsm.endpointCount);
+    expect(new Set(seen).size).toBe(w.gsm.endpointCount);
+  });
+
   it('prefetches the next page and stops fetching when the loop breaks', async () => {
     const client = w.client();
     await client.gsmUsageReport(w.gsm.key);

@@ -73,6 +73,42 @@ describe('Function: validateCartRequest', () => {
     expect(failure({ Shipping: { ...good, City: 'x'.repeat(257) } }).field).toBe('Shipping.City');
   });
 
+  it('accepts every ordinary e-mail address', () => {
+    fc.assert(
+      fc.property(
+        fc.emailAddress().filter((e) => e.length <= 256),
+        (email) => {
+          expect(() =>
+            validateCartRequest({ Shipping: { ...good, CustomerEmail: email } }),
+          ).not.toThrow();
+        },
+      ),
+    );
+  });
+
+  it('rejects an e-mail without @, with a blank, or without a dotted domain', () => {
+    const broken = fc.oneof(
+      fc.emailAddress().map((e) => e.replace('@', '')),
+      fc
+        .tuple(fc.emailAddress(), fc.nat(), fc.constantFrom(' ', '\t', '\n'))
+        .map(([e, n, blank]) => {
+          const at = n % e.length;
+          return `${e.slice(0, at)}${blank}${e.slice(at)}`;
+        }),
+      fc.emailAddress().map((e) => `${e.slice(0, e.indexOf('@') + 1)}localhost`),
+      fc.emailAddress().map((e) => e.slice(0, e.indexOf('@'))),
+    );
+    fc.assert(
+      fc.property(broken, fc.boolean(), (email, reseller) => {
+        const body = reseller
+          ? { Shipping: good, Reseller: { ...good, CustomerEmail: email } }
+          : { Shipping: { ...good, CustomerEmail: email } };
+        const err = failure(body);
+        expect(err.field).toBe(`${reseller ? 'Reseller' : 'Shipping'}.CustomerEmail`);
+      }),
+    );
+  });
+
   it('rejects every country that is not two upper-case letters', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 4 }), (country) => {

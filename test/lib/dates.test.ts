@@ -77,10 +77,58 @@ describe('Function: validateBlockedWindow', () => {
       failure(() => validateBlockedWindow({ startDate: '2026-06-01' }, NOW, { historyDays: 10 }))
         .rule,
     ).toMatch(/10 days/);
-    expect(
-      failure(() => validateBlockedWindow({ startDate: '2026-06-01' }, NOW, { maxRangeDays: 7 }))
-        .field,
-    ).toBe('endDate');
+    // Only startDate was given: the error names it, not the endDate the caller never sent.
+    const onlyStart = failure(() =>
+      validateBlockedWindow({ startDate: '2026-06-01' }, NOW, { maxRangeDays: 7 }),
+    );
+    expect(onlyStart.field).toBe('startDate');
+    expect(onlyStart.rule).toBe(
+      'must be at most 7 days before endDate (endDate not given, so now: 2026-06-15T12:00:00Z)',
+    );
+  });
+
+  it('names the endDate the caller gave when the default startDate is too old', () => {
+    const error = failure(() => validateBlockedWindow({ endDate: '2026-03-10' }, NOW));
+    expect(error.field).toBe('endDate');
+    expect(error.rule).toBe(
+      'must leave startDate at most 90 days ago ' +
+        '(startDate not given, so endDate − 7 days: 2026-03-03T00:00:00Z)',
+    );
+  });
+
+  it('names the startDate the caller gave when it is not before the default endDate', () => {
+    const error = failure(() => validateBlockedWindow({ startDate: '2026-06-16' }, NOW));
+    expect(error.field).toBe('startDate');
+    expect(error.rule).toMatch(
+      /before endDate \(endDate not given, so now: 2026-06-15T12:00:00Z\)/,
+    );
+  });
+
+  it('only ever names a field the caller gave', () => {
+    let refused = 0;
+    fc.assert(
+      fc.property(
+        fc.option(fc.integer({ min: -200 * DAY, max: 2 * DAY })),
+        fc.option(fc.integer({ min: -200 * DAY, max: 2 * DAY })),
+        fc.integer({ min: 1, max: 60 }),
+        (startOffset, endOffset, maxRangeDays) => {
+          fc.pre(startOffset !== null || endOffset !== null);
+          const input = {
+            ...(startOffset === null ? {} : { startDate: new Date(NOW + startOffset) }),
+            ...(endOffset === null ? {} : { endDate: new Date(NOW + endOffset) }),
+          };
+          try {
+            validateBlockedWindow(input, NOW, { maxRangeDays });
+          } catch (error) {
+            refused++;
+            expect(error).toBeInstanceOf(ValidationError);
+            expect(Object.keys(input)).toContain((error as ValidationError).field);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(refused).toBeGreaterThan(0);
   });
 
   it('accepts every window inside the rules', () => {

@@ -58,6 +58,47 @@ describe('Class: Paginator', () => {
     ]);
   });
 
+  it('leaves resumeToken after the last page a capped entries loop walked', async () => {
+    const s = source(10);
+    const first = new Paginator(s.fetchPage, { maxPages: 2 });
+    expect(await collect(first)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(first.resumeToken).toBe('6');
+    expect(first.reachedEnd).toBe(false);
+    const rest = new Paginator(s.fetchPage, { continuation: first.resumeToken, maxPages: 2 });
+    expect(await collect(rest)).toEqual([6, 7, 8, 9]);
+    expect(rest.resumeToken).toBeNull();
+    expect(rest.reachedEnd).toBe(true);
+  });
+
+  it('keeps resumeToken on the page being worked on after a break, so nothing is skipped', async () => {
+    const s = source(10);
+    const p = new Paginator(s.fetchPage, { prefetch: true });
+    for await (const n of p) if (n === 4) break;
+    // Entry 5 of the page starting at 3 was never handed out: that page is walked again.
+    expect(p.resumeToken).toBe('3');
+    const pages = new Paginator(s.fetchPage);
+    for await (const page of pages.pages()) if (page.entries.includes(6)) break;
+    expect(pages.resumeToken).toBe('6');
+  });
+
+  it('starts from the beginning for a null, undefined or empty continuation', async () => {
+    for (const continuation of [null, undefined, '']) {
+      const s = source(4);
+      const p = new Paginator(s.fetchPage, { continuation });
+      expect(p.resumeToken).toBeNull();
+      expect(p.reachedEnd).toBe(false);
+      expect(await collect(p)).toEqual([0, 1, 2, 3]);
+      expect(s.calls[0]).toBeUndefined();
+    }
+  });
+
+  it('moves resumeToken past the page firstPage returns', async () => {
+    const s = source(10);
+    const p = new Paginator(s.fetchPage, { continuation: '3' });
+    expect((await p.firstPage()).entries).toEqual([3, 4, 5]);
+    expect(p.resumeToken).toBe('6');
+  });
+
   it('fetches only one page for firstPage and none for maxPages 0', async () => {
     const s = source(10);
     expect((await new Paginator(s.fetchPage).firstPage()).entries).toEqual([0, 1, 2]);

@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   AuthError,
@@ -34,6 +35,31 @@ describe('Function: redact', () => {
   it('leaves short strings alone when registering', () => {
     registerSecret('abc');
     expect(redact('abc')).toBe('abc');
+  });
+
+  it('redacts a 4- or 5-character secret where it stands alone, not inside words', () => {
+    registerSecret('word');
+    registerSecret('p@ss!');
+    expect(redact('the word is out')).toBe('the [REDACTED] is out');
+    expect(redact('user:word@host')).toBe('user:[REDACTED]@host');
+    expect(redact('password, words and swordfish')).toBe('password, words and swordfish');
+    expect(redact(`x p@ss! y ${encodeURIComponent('p@ss!')}`)).toBe('x [REDACTED] y [REDACTED]');
+  });
+
+  it('redacts any standalone short secret and keeps the words around it', () => {
+    const alnum = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split(''));
+    const short = fc
+      .array(alnum, { minLength: 4, maxLength: 5 })
+      .map((a) => `q${a.join('')}`.slice(0, a.length));
+    fc.assert(
+      fc.property(short, alnum, (secret, letter) => {
+        registerSecret(secret);
+        expect(redact(`a ${secret}.`)).toBe('a [REDACTED].');
+        expect(redact(`${letter}${secret} ${secret}${letter}`)).toBe(
+          `${letter}${secret} ${secret}${letter}`,
+        );
+      }),
+    );
   });
 });
 
@@ -103,5 +129,19 @@ describe('Class: SkywatchError and subclasses', () => {
       problem: { code: 'not_found' },
     });
     expect(inspect(errors[3])).toMatch(/^HttpError: GET http:\/\/h\/x\?token=\[REDACTED\]/);
+  });
+
+  it('keeps the path and query of an HttpError in path and the whole URL in url', () => {
+    const error = new HttpError(
+      503,
+      'GET',
+      `http://user:pw@h:8080/service/api/x?token=${SECRET}&batchSize=5`,
+      undefined,
+    );
+    expect(error.path).toBe('/service/api/x?token=[REDACTED]&batchSize=5');
+    expect(error.url).toBe('http://h:8080/service/api/x?token=[REDACTED]&batchSize=5');
+    expect(error.toJSON()).toMatchObject({ path: error.path, url: error.url });
+    expect(new HttpError(404, 'GET', 'http://h', undefined).path).toBe('/');
+    expect(new HttpError(404, 'GET', 'not a url', undefined).path).toBe('not a url');
   });
 });

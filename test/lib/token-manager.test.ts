@@ -4,7 +4,7 @@ import {
   AuthError,
   ClientEmitter,
   type ClientEvents,
-  StaticTokenSource,
+  TimeoutError,
   TokenManager,
   type TokenManagerOptions,
   type TokenSet,
@@ -136,6 +136,19 @@ describe('Class: TokenManager', () => {
     ]);
   });
 
+  it('caps a skew at or above the token lifetime at half the lifetime', async () => {
+    server = await tokenServer(); // expires_in: 300
+    const { m, fc } = manager(server.url, { skewSeconds: 600 });
+    const first = await m.getToken();
+    expect((await m.getToken()).value).toBe(first.value);
+    fc.advance(149_000);
+    expect((await m.getToken()).value).toBe(first.value);
+    expect(server.seen).toHaveLength(1);
+    fc.advance(2_000);
+    expect((await m.getToken()).value).toBe('access-2-xxxxxxxx');
+    expect(server.seen).toHaveLength(2);
+  });
+
   it('does not use a pair that onTokens failed to persist', async () => {
     server = await tokenServer();
     const { m } = manager(server.url, {
@@ -208,6 +221,29 @@ describe('Class: TokenManager', () => {
     });
   });
 
+  it('stops a caller waiting at its maxWaitMs while the shared request serves the rest', async () => {
+    server = await tokenServer({ delayMs: 300 });
+    const { m } = manager(server.url);
+    const late = m.getToken({ maxWaitMs: 20 });
+    const patient = m.getToken();
+    const error = await late.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).kind).toBe('deadline');
+    expect((await patient).value).toBe('access-1-xxxxxxxx');
+    expect((await m.getToken({ maxWaitMs: 20 })).value).toBe('access-1-xxxxxxxx');
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('sends no token request once the deadline has passed', async () => {
+    server = await tokenServer();
+    const { m } = manager(server.url);
+    await expect(m.getToken({ maxWaitMs: 0 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+      kind: 'deadline',
+    });
+    expect(server.seen).toHaveLength(0);
+  });
+
   it('renews after invalidate of the current token only', async () => {
     server = await tokenServer();
     const { m } = manager(server.url);
@@ -216,17 +252,5 @@ describe('Class: TokenManager', () => {
     expect((await m.getToken()).value).toBe(first.value);
     m.invalidate(first.value);
     expect((await m.getToken()).value).toBe('access-2-xxxxxxxx');
-  });
-});
-
-describe('Class: StaticTokenSource', () => {
-  it('loads once, shares the load, and reloads after invalidate', async () => {
-    let loads = 0;
-    const source = new StaticTokenSource(async () => `static-token-${++loads}`, ['SkyStatus.GSM']);
-    const all = await Promise.all([source.getToken(), source.getToken()]);
-    expect(all.map((t) => t.value)).toEqual(['static-token-1', 'static-token-1']);
-    expect(all[0]?.scopes).toEqual(['SkyStatus.GSM']);
-    source.invalidate('static-token-1');
-    expect((await source.getToken()).value).toBe('static-token-2');
   });
 });

@@ -122,6 +122,20 @@ describe('Class: Transport', () => {
     expect(fc.sleeps).toEqual([]);
   });
 
+  it('applies the earlier of the call deadline and the remaining time', async () => {
+    server = await localServer((_req, res) => json(res, 503, {}, { 'retry-after': '5' }));
+    const fc = fakeClock();
+    const { t } = transport(fc.clock, { remainingTimeMs: () => 3_000, reserveMs: 0 });
+    const later = { deadline: fc.clock.now() + 600_000 };
+    expect(t.deadlineFor(later)).toBe(fc.clock.now() + 3_000);
+    const res = await t.send({ method: 'GET', url: server.url, deadline: later });
+    expect(res.status).toBe(503);
+    expect(fc.sleeps).toEqual([]);
+    const earlier = { deadline: fc.clock.now() + 1_000 };
+    expect(t.deadlineFor(earlier)).toBe(fc.clock.now() + 1_000);
+    expect(t.deadlineFor()).toBe(fc.clock.now() + 3_000);
+  });
+
   it('cuts an attempt at the deadline and raises TimeoutError(deadline)', async () => {
     server = await localServer((_req, res) => {
       setTimeout(() => json(res, 200, {}), 500);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  AGENT_STATUS_GROUP_NAMES,
   DNSP_REPORT_TYPES,
   GSM_REPORT_TYPES,
   ValidationError,
@@ -61,6 +62,33 @@ describe('Function: validateMachineId', () => {
     );
   });
 
+  it('rejects any other number of segments', () => {
+    fc.assert(
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 6 }).filter((a) => a.length !== 3),
+        (parts) => {
+          expect(failure(() => validateMachineId(parts.join(':::'))).field).toBe('machineId');
+        },
+      ),
+    );
+  });
+
+  it('rejects three segments when one is empty or holds a colon', () => {
+    const broken = fc.oneof(
+      fc.constant(''),
+      fc.tuple(segment, fc.nat(12)).map(([s, at]) => `${s.slice(0, at)}:${s.slice(at)}`),
+    );
+    fc.assert(
+      fc.property(segment, segment, broken, fc.nat(2), (a, b, bad, where) => {
+        const parts = [a, b];
+        parts.splice(where, 0, bad);
+        const err = failure(() => validateMachineId(parts.join(':::'), 'MachineID'));
+        expect(err.field).toBe('MachineID');
+        expect(err.rule).toMatch(/three non-empty segments/);
+      }),
+    );
+  });
+
   it.each(['A:::B', 'A:::B:::C:::D', ':::B:::C', 'A::::B:::C', 'A:::B:::', 'A:B:::C:::D', ''])(
     'rejects %s',
     (value) => {
@@ -111,6 +139,79 @@ describe('Function: validateReturnedInfo', () => {
     expect(failure(() => validateReturnedInfo(['basicinfo'])).rule).toMatch(/not a group/);
     expect(failure(() => validateReturnedInfo(['Nope'])).field).toBe('returnedInfo');
     expect(failure(() => validateReturnedInfo([])).rule).toMatch(/at least one/);
+  });
+});
+
+describe('Function: validateReturnedInfo (properties)', () => {
+  const groupName = fc.constantFrom(...AGENT_STATUS_GROUP_NAMES);
+  const notAGroup = fc
+    .string({ minLength: 0, maxLength: 20 })
+    .filter((s) => !(AGENT_STATUS_GROUP_NAMES as readonly string[]).includes(s));
+
+  it('accepts every non-empty list of groups, each group once, in the order given', () => {
+    fc.assert(
+      fc.property(fc.array(groupName, { minLength: 1, maxLength: 12 }), (groups) => {
+        const sent = validateReturnedInfo(groups).split(',');
+        expect(new Set(sent).size).toBe(sent.length);
+        expect(new Set(sent)).toEqual(new Set(groups));
+        expect(sent[0]).toBe(groups[0]);
+      }),
+    );
+  });
+
+  it('rejects a list holding any name that is not a group, naming it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(groupName, { maxLength: 4 }),
+        notAGroup,
+        fc.array(groupName, { maxLength: 4 }),
+        (before, bad, after) => {
+          const err = failure(() => validateReturnedInfo([...before, bad, ...after]));
+          expect(err.field).toBe('returnedInfo');
+          expect(err.rule).toContain(`"${bad}"`);
+        },
+      ),
+    );
+  });
+
+  it('is case-sensitive', () => {
+    fc.assert(
+      fc.property(groupName, fc.boolean(), (g, upper) => {
+        const recased = upper ? g.toUpperCase() : g.toLowerCase();
+        expect(failure(() => validateReturnedInfo([recased])).rule).toMatch(/not a group/);
+      }),
+    );
+  });
+});
+
+describe('Function: validateReportType (properties)', () => {
+  const families = [GSM_REPORT_TYPES, DNSP_REPORT_TYPES] as const;
+
+  it('accepts exactly the values of each operation', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...families), fc.string({ maxLength: 40 }), (allowed, s) => {
+        const known = (allowed as readonly string[]).includes(s);
+        if (known) expect(validateReportType(s, allowed)).toBe(s);
+        else expect(failure(() => validateReportType(s, allowed)).field).toBe('reportType');
+      }),
+    );
+  });
+
+  it("rejects the other operation's values and any change of case", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...GSM_REPORT_TYPES), fc.boolean(), (t, upper) => {
+        expect(failure(() => validateReportType(t, DNSP_REPORT_TYPES)).rule).toMatch(/one of/);
+        const recased = upper ? t.toUpperCase() : t.toLowerCase();
+        expect(failure(() => validateReportType(recased, GSM_REPORT_TYPES)).field).toBe(
+          'reportType',
+        );
+      }),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...DNSP_REPORT_TYPES), (t) => {
+        expect(failure(() => validateReportType(t, GSM_REPORT_TYPES)).rule).toMatch(/one of/);
+      }),
+    );
   });
 });
 
