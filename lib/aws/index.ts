@@ -6,7 +6,7 @@ export {
   snsSubject,
 } from './alert-publisher.js';
 export { type AwsClientOptions, type AwsClients, createAwsClients } from './clients.js';
-export { ConfigError, ConflictError, SecretError, StorageError } from './errors.js';
+export { ConfigError, ConflictError, QueueError, SecretError, StorageError } from './errors.js';
 export { manifestKey, type ReportKeyParts, reportKey } from './report-keys.js';
 export { type ArchivedObject, ReportStore } from './report-store.js';
 export {
@@ -18,3 +18,9 @@ export {
 export { type ReadOptions, SecretStore } from './secret-store.js';
 export { SecretTokenSource } from './secret-token-source.js';
 export { StateStore, type WriteCondition } from './state-store.js';
+export {
+  type SendOutcome,
+  type UnsentItem,
+  WorkQueue,
+  type WorkQueueOptions,
+} from './work-queue.js';
