@@ -57,7 +57,7 @@ export async function fanOut(concurrency = 16): Promise<FanOut> {
         password: 'demo-password',
       },
     });
-    const deps = { client, store: new ReportStore(aws.s3, 'bench-fan-out'), sqs: aws.sqs };
+    const deps = { client, store: new ReportStore(aws.s3, 'bench-fan-out') };
     const info = (await (await fetch(`${emulator.adminUrl}/info`)).json()) as {
       gsms: { sites: { key: string }[] }[];
     };

@@ -5,6 +5,7 @@ import { type FaultRule, OPERATIONS } from './types.js';
 const FaultRuleSchema = z
   .object({
     operation: z.enum([...OPERATIONS, '*']).optional(),
+    pathIncludes: z.string().min(1).max(2048).optional(),
     kind: z.enum(['status', 'latency', 'reset', 'truncate', 'malformed', 'revoke', 'wrong-type']),
     status: z
       .union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)])

@@ -89,7 +89,7 @@ async function serve(
   state.stats.requests++;
   state.stats.byOperation[found.op] = (state.stats.byOperation[found.op] ?? 0) + 1;
 
-  const { latencyMs, fault } = state.faults.decide(found.op);
+  const { latencyMs, fault } = state.faults.decide(found.op, url.pathname);
   if (latencyMs > 0) await sleep(latencyMs);
   if (fault?.kind === 'status') throw faultReply(fault);
   if (fault?.kind === 'revoke') state.tokens.revokeAccessTokens();

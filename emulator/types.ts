@@ -43,6 +43,8 @@ export type FaultKind =
 export interface FaultRule {
   /** Operation the rule applies to; `'*'` (default) for every operation but admin. */
   operation?: OperationName | '*';
+  /** Only requests whose URL path contains this text, e.g. one site's key code. */
+  pathIncludes?: string;
   kind: FaultKind;
   /** For kind `status`. */
   status?: 429 | 500 | 502 | 503 | 504;

@@ -97,8 +97,11 @@ export function createFunctions(
       FANOUT_QUEUE_URL: fanoutQueue.queueUrl,
     }),
   });
+  // The report day records (what each site's archiving ended with) the manifests are built
+  // from: written by the fetcher and the site worker, never by anything else.
+  const dayRecords = `${BUCKET_PREFIXES.state}report-fetcher/`;
   secrets.token.grantRead(reportFetcher.function);
-  for (const prefix of [BUCKET_PREFIXES.reports, BUCKET_PREFIXES.manifests]) {
+  for (const prefix of [BUCKET_PREFIXES.reports, BUCKET_PREFIXES.manifests, dayRecords]) {
     grantPrefixRead(reportFetcher, bucket, prefix);
     grantPrefixWrite(reportFetcher, bucket, prefix);
   }
@@ -115,9 +118,12 @@ export function createFunctions(
   });
   secrets.token.grantRead(siteWorker.function);
   // Read too: the store compares a report's hash (HEAD) before rewriting it, and a missing
-  // key answers 404 rather than 403 only with the List permission grantRead carries.
-  grantPrefixRead(siteWorker, bucket, BUCKET_PREFIXES.reports);
-  grantPrefixWrite(siteWorker, bucket, BUCKET_PREFIXES.reports);
+  // key answers 404 rather than 403 only with the List permission grantRead carries. The
+  // worker records its site and rebuilds the day's manifest when it is the last to finish.
+  for (const prefix of [BUCKET_PREFIXES.reports, BUCKET_PREFIXES.manifests, dayRecords]) {
+    grantPrefixRead(siteWorker, bucket, prefix);
+    grantPrefixWrite(siteWorker, bucket, prefix);
+  }
   // The event source grants receive/delete/change-visibility on the queue.
   siteWorker.function.addEventSource(
     new lambdaEvents.SqsEventSource(fanoutQueue, {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import { startEmulator } from '../emulator/index.js';
 import { sign } from '../functions/cart-customer-webhook/signature.js';
 import { createAwsClients } from '../lib/aws/index.js';
+import { type StoredObject, summariseArchive } from './local/archive-summary.js';
 import { demoCredentials, functionEnv } from './local/function-env.js';
 import { loadHandler } from './local/functions.js';
 import { lambdaContext } from './local/lambda-context.js';
@@ -15,7 +16,6 @@ import { drainAlerts, provision } from './local/provision.js';
  * they produced. Function logs are quiet unless SKYWATCH_VERBOSE=1.
  */
 const step = (text: string) => console.log(`\n▸ ${text}`);
-const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 async function main(): Promise<void> {
   // Node 20 is supported until 2027; the SDK's notice about it would only clutter the demo.
@@ -123,31 +123,10 @@ async function main(): Promise<void> {
     );
 
     step('Summary');
-    const objects = await aws.s3.send(new ListObjectsV2Command({ Bucket: res.bucket }));
-    const contents = objects.Contents ?? [];
-    const archived = contents.filter((o) => !o.Key?.startsWith('state/'));
-    console.log(`  ${archived.length} objects archived in s3://${res.bucket}:`);
-    // One line a dataset (reports/<dataset>/… or manifests/…): count, total size, dates.
-    const groups = new Map<string, { count: number; bytes: number; dates: Set<string> }>();
-    for (const o of archived) {
-      const key = o.Key ?? '';
-      const name = key.startsWith('reports/')
-        ? (key.split('/')[1] ?? key)
-        : (key.split('/')[0] ?? key);
-      const group = groups.get(name) ?? { count: 0, bytes: 0, dates: new Set<string>() };
-      group.count++;
-      group.bytes += o.Size ?? 0;
-      const date = /date=(\d{4}-\d{2}-\d{2})/.exec(key)?.[1];
-      if (date) group.dates.add(date);
-      groups.set(name, group);
-    }
-    for (const [name, g] of groups) {
-      const dates = [...g.dates].sort();
-      const span = dates.length > 1 ? `${dates[0]} … ${dates.at(-1)}` : (dates[0] ?? '');
-      console.log(
-        `    ${name.padEnd(14)} ${String(g.count).padStart(3)} objects ${kib(g.bytes).padStart(10)}  ${span}`,
-      );
-    }
+    const objects: StoredObject[] = [];
+    for await (const page of paginateListObjectsV2({ client: aws.s3 }, { Bucket: res.bucket }))
+      for (const o of page.Contents ?? []) objects.push({ key: o.Key ?? '', size: o.Size ?? 0 });
+    for (const line of summariseArchive(objects, res.bucket, gsm.key)) console.log(`  ${line}`);
     const alerts = await drainAlerts(aws, res.alertQueueUrl);
     console.log(`  ${alerts.length} alerts received on the subscribed queue:`);
     for (const a of alerts) console.log(`    [${String(a.severity)}] ${String(a.snsSubject)}`);

@@ -37,12 +37,13 @@ export class FaultEngine {
   }
 
   /** Total latency to add and the first other fault that fires for this request, if any. */
-  decide(operation: OperationName): { latencyMs: number; fault?: FaultDecision } {
+  decide(operation: OperationName, path = ''): { latencyMs: number; fault?: FaultDecision } {
     let latencyMs = 0;
     let fault: FaultDecision | undefined;
     for (const state of this.rules) {
       const { rule } = state;
       if ((rule.operation ?? '*') !== '*' && rule.operation !== operation) continue;
+      if (rule.pathIncludes !== undefined && !path.includes(rule.pathIncludes)) continue;
       state.seen++;
       if (state.seen <= (rule.afterRequests ?? 0)) continue;
       if (rule.count !== undefined && state.fired >= rule.count) continue;

@@ -8,6 +8,11 @@ export interface SiteTask {
   gsm: string;
   site: string;
   day: string;
+  /**
+   * How many sites the day has, so that a site worker can tell when every site has been
+   * tried and the day's manifest is worth rebuilding (manifest.ts).
+   */
+  siteCount?: number;
 }
 
 /** The service half of a site's work. */

@@ -1,43 +1,35 @@
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import pLimit from 'p-limit';
-import type { ArchivedObject, ReportStore } from '../../lib/aws/index.js';
+import type { ArchivedObject, ReportStore, WorkQueue } from '../../lib/aws/index.js';
 import { redact, type SkywatchClient } from '../../lib/index.js';
 import { fetchSite, type SiteTask, storeSite } from './archive-site.js';
 
 export interface SitesOutcome {
-  archived: ArchivedObject[];
-  /** Sites that failed here, with the reason (already retried by the client). */
+  /** Sites archived here, with what was written for each. */
+  archived: { site: string; objects: ArchivedObject[] }[];
+  /** Sites that failed here, with the reason (already retried by the client or the queue). */
   failed: { site: string; reason: string }[];
-  /** Sites handed to the fan-out queue; a site that keeps failing there ends in its DLQ. */
+  /** Sites handed to the fan-out queue; their workers record how each one ends. */
   queued: string[];
 }
 
 /**
- * Per-site work of a day. Few sites run here with bounded concurrency; above the threshold the
- * tasks go to SQS so that thousands of sites never bring one invocation near its time limit.
+ * Per-site work of a day. Few sites run here with bounded concurrency; above the threshold, and
+ * when there is a queue, the tasks go to SQS so that thousands of sites never bring one
+ * invocation near its time limit.
  */
 export async function archiveSites(
-  deps: { client: SkywatchClient; store: ReportStore; sqs: SQSClient },
+  deps: { client: SkywatchClient; store: ReportStore; queue?: WorkQueue<SiteTask> | undefined },
   tasks: SiteTask[],
-  options: { concurrency: number; fanoutThreshold: number; queueUrl?: string | undefined },
+  options: { concurrency: number; fanoutThreshold: number },
 ): Promise<SitesOutcome> {
   const outcome: SitesOutcome = { archived: [], failed: [], queued: [] };
-  if (options.queueUrl && tasks.length > options.fanoutThreshold) {
-    for (let i = 0; i < tasks.length; i += 10) {
-      const batch = tasks.slice(i, i + 10);
-      const sent = await deps.sqs.send(
-        new SendMessageBatchCommand({
-          QueueUrl: options.queueUrl,
-          Entries: batch.map((task, n) => ({ Id: String(n), MessageBody: JSON.stringify(task) })),
-        }),
-      );
-      const failedIds = new Set((sent.Failed ?? []).map((f) => f.Id));
-      batch.forEach((task, n) => {
-        if (failedIds.has(String(n)))
-          outcome.failed.push({ site: task.site, reason: 'could not be queued' });
-        else outcome.queued.push(task.site);
-      });
-    }
+  if (deps.queue && tasks.length > options.fanoutThreshold) {
+    const sent = await deps.queue.send(tasks);
+    outcome.queued = sent.sent.map((t) => t.site);
+    outcome.failed = sent.unsent.map((u) => ({
+      site: u.item.site,
+      reason: `could not be queued: ${u.code}: ${u.reason}`,
+    }));
     return outcome;
   }
   // Separate pools: a service slot frees as soon as the service answers, so storage latency
@@ -48,12 +40,13 @@ export async function archiveSites(
     tasks.map(async (task) => {
       try {
         const report = await calls(() => fetchSite(deps.client, task));
-        outcome.archived.push(await writes(() => storeSite(deps.store, task, report)));
+        const object = await writes(() => storeSite(deps.store, task, report));
+        outcome.archived.push({ site: task.site, objects: [object] });
       } catch (error) {
         outcome.failed.push({ site: task.site, reason: redact((error as Error).message) });
       }
     }),
   );
-  outcome.archived.sort((a, b) => a.key.localeCompare(b.key));
+  outcome.archived.sort((a, b) => a.site.localeCompare(b.site));
   return outcome;
 }

@@ -1,10 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import * as z from 'zod';
-import { ReportStore, s3Client } from '../../lib/aws/index.js';
+import { ReportStore, StateStore, s3Client } from '../../lib/aws/index.js';
 import { BucketEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
-import { archiveSite } from './archive-site.js';
+import { DayRecords } from './day-records.js';
+import { handleSiteMessage } from './site-message.js';
 
 /**
  * report-fetcher's SQS consumer for fanned-out sites. Failed messages are reported one by one
@@ -13,23 +13,26 @@ import { archiveSite } from './archive-site.js';
 const env = readEnv(ServiceEnv.extend(BucketEnv.shape));
 const obs = observability('report-site-worker');
 const runtime = serviceRuntime('report-site-worker', obs, env);
-const store = new ReportStore(s3Client(), env.REPORT_BUCKET);
-const Task = z.object({
-  gsm: z.string(),
-  site: z.string(),
-  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-});
+const s3 = s3Client();
+const deps = {
+  client: runtime.client,
+  store: new ReportStore(s3, env.REPORT_BUCKET),
+  records: new DayRecords(new StateStore(s3, env.REPORT_BUCKET)),
+  manifests: new StateStore(s3, env.REPORT_BUCKET, ''),
+  warn: (message: string, error: unknown) =>
+    obs.logger.warn(message, { error: loggableError(error) }),
+};
 
 export const handler = lambda(obs, async (event: SQSEvent, context): Promise<SQSBatchResponse> => {
   runtime.bind(context);
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
-      const task = Task.parse(JSON.parse(record.body));
-      await archiveSite(runtime.client, store, task);
+      await handleSiteMessage(deps, record.body);
       obs.metrics.addMetric('SitesArchived', MetricUnit.Count, 1);
     } catch (error) {
       obs.logger.error('site failed', { messageId: record.messageId, error: loggableError(error) });
+      obs.metrics.addMetric('SitesFailed', MetricUnit.Count, 1);
       failures.push({ itemIdentifier: record.messageId });
     }
   }

@@ -101,6 +101,13 @@ export class ReportBucket extends Construct {
         },
         { id: 'manifests', prefix: BUCKET_PREFIXES.manifests, expiration: expire },
         {
+          // What the report fetcher builds its manifests from: one small record a site and day,
+          // needed no longer than the manifests themselves (unlike cursors, below).
+          id: 'report-day-records',
+          prefix: `${BUCKET_PREFIXES.state}report-fetcher/`,
+          expiration: expire,
+        },
+        {
           id: 'athena-results',
           prefix: BUCKET_PREFIXES.athenaResults,
           expiration: Duration.days(7),

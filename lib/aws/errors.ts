@@ -41,3 +41,15 @@ export class ConfigError extends SkywatchError {
     this.name = 'ConfigError';
   }
 }
+
+/** An SQS call failed as a whole: no such queue, access denied, or the network. */
+export class QueueError extends SkywatchError {
+  constructor(
+    message: string,
+    readonly queueUrl: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'QueueError';
+  }
+}

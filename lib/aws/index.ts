@@ -14,7 +14,7 @@ export {
   snsClient,
   sqsClient,
 } from './clients.js';
-export { ConfigError, ConflictError, SecretError, StorageError } from './errors.js';
+export { ConfigError, ConflictError, QueueError, SecretError, StorageError } from './errors.js';
 export { manifestKey, type ReportKeyParts, reportKey } from './report-keys.js';
 export { type ArchivedObject, ReportStore } from './report-store.js';
 export {
@@ -26,3 +26,9 @@ export {
 export { type ReadOptions, SecretStore } from './secret-store.js';
 export { SecretTokenSource } from './secret-token-source.js';
 export { StateStore, type WriteCondition } from './state-store.js';
+export {
+  type SendOutcome,
+  type UnsentItem,
+  WorkQueue,
+  type WorkQueueOptions,
+} from './work-queue.js';

@@ -1,6 +1,8 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
+  type ListObjectsV2CommandOutput,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
@@ -62,6 +64,34 @@ export class StateStore {
     }
   }
 
+  /**
+   * Read, change, write back under a condition: `next` gets the current value (undefined when
+   * there is none) and answers the new one, or undefined to leave the record as it is. A lost
+   * race reads again and asks `next` again, up to `attempts` times, then raises ConflictError.
+   * Answers whether this call wrote.
+   *
+   * @example
+   * await state.update('counts/a.json', Count, (c) => ({ n: (c?.n ?? 0) + 1 }));
+   */
+  async update<T>(
+    key: string,
+    schema: z.ZodType<T>,
+    next: (current: T | undefined) => unknown,
+    attempts = 4,
+  ): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.get(key, schema);
+      const value = next(current?.value);
+      if (value === undefined) return false;
+      try {
+        await this.put(key, value, current ? { ifMatch: current.etag } : { ifNoneMatch: true });
+        return true;
+      } catch (error) {
+        if (!(error instanceof ConflictError) || attempt >= attempts) throw error;
+      }
+    }
+  }
+
   /** Creates the object only if absent: true when this call created it. */
   async create(key: string, value: unknown): Promise<boolean> {
     try {
@@ -71,6 +101,36 @@ export class StateStore {
       if (error instanceof ConflictError) return false;
       throw error;
     }
+  }
+
+  /**
+   * The records under a prefix, page by page in key order, each with its key (relative to the
+   * store's prefix, as `get` takes it) and ETag, which changes whenever the record is written;
+   * callers can stop early.
+   *
+   * @example
+   * for await (const { key, etag } of state.list('report-fetcher/gsm=G/date=2026-06-01/')) …
+   */
+  async *list(prefix: string): AsyncGenerator<{ key: string; etag: string }> {
+    let token: string | undefined;
+    do {
+      let page: ListObjectsV2CommandOutput;
+      try {
+        page = await this.s3.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: this.prefix + prefix,
+            ...(token ? { ContinuationToken: token } : {}),
+          }),
+        );
+      } catch (error) {
+        throw new StorageError(`Cannot list state ${prefix}`, { cause: error });
+      }
+      for (const o of page.Contents ?? []) {
+        if (o.Key) yield { key: o.Key.slice(this.prefix.length), etag: o.ETag ?? '' };
+      }
+      token = page.NextContinuationToken;
+    } while (token);
   }
 
   async delete(key: string): Promise<void> {

@@ -4,12 +4,13 @@ import { ConflictError, StateStore } from '../../lib/aws/index.js';
 import { type LocalAws, startLocalAws } from '../support/local-aws.js';
 
 let aws: LocalAws;
+let res: Awaited<ReturnType<LocalAws['provision']>>;
 let state: StateStore;
 const Cursor = z.object({ at: z.string() });
 
 beforeAll(async () => {
   aws = await startLocalAws();
-  const res = await aws.provision();
+  res = await aws.provision();
   state = new StateStore(aws.clients.s3, res.bucket);
 });
 afterAll(async () => aws?.moto.stop());
@@ -37,5 +38,51 @@ describe('Class: StateStore', () => {
     expect(await state.get('cursors/missing.json', Cursor)).toBeUndefined();
     await state.put('cursors/bad.json', { at: 5 });
     await expect(state.get('cursors/bad.json', Cursor)).rejects.toThrow(/Cannot read state/);
+  });
+
+  it('lists the records under a prefix with keys relative to its own and their ETags', async () => {
+    const a = await state.put('list/x/a.json', { at: '1' });
+    const b = await state.put('list/x/b.json', { at: '2' });
+    await state.put('list/y/c.json', { at: '3' });
+    const listed = [];
+    for await (const entry of state.list('list/x/')) listed.push(entry);
+    expect(listed).toEqual([
+      { key: 'list/x/a.json', etag: a },
+      { key: 'list/x/b.json', etag: b },
+    ]);
+  });
+
+  it('updates from the version it read, reading again after losing a race', async () => {
+    // Prepare: a store whose first read is followed at once by a rival's write.
+    await state.put('update/a.json', { at: '1' });
+    class RacedStore extends StateStore {
+      raced = false;
+      override async get<T>(key: string, schema: z.ZodType<T>) {
+        const read = await super.get(key, schema);
+        if (!this.raced) {
+          this.raced = true;
+          await super.put(key, { at: 'rival' });
+        }
+        return read;
+      }
+    }
+    const raced = new RacedStore(aws.clients.s3, res.bucket);
+    const seen: (string | undefined)[] = [];
+    // Act
+    const wrote = await raced.update('update/a.json', Cursor, (current) => {
+      seen.push(current?.at);
+      return { at: `${current?.at}+1` };
+    });
+    // Assess: the first write lost to the rival; the second is based on the rival's value.
+    expect(wrote).toBe(true);
+    expect(seen).toEqual(['1', 'rival']);
+    expect((await state.get('update/a.json', Cursor))?.value.at).toBe('rival+1');
+  });
+
+  it('creates a missing record on update, and writes nothing when told to leave it', async () => {
+    expect(await state.update('update/new.json', Cursor, () => ({ at: '1' }))).toBe(true);
+    const etag = (await state.get('update/new.json', Cursor))?.etag;
+    expect(await state.update('update/new.json', Cursor, () => undefined)).toBe(false);
+    expect((await state.get('update/new.json', Cursor))?.etag).toBe(etag);
   });
 });

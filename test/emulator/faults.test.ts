@@ -13,12 +13,14 @@ import {
 let em: Emulator;
 let tok: string;
 let sitePath: string;
+let smallSitePath: string;
 let gsmPath: string;
 
 beforeAll(async () => {
   em = await start({ seed: 11 });
   const fx = fixture(em);
   sitePath = `/api/status/site/${fx.site.key}`;
+  smallSitePath = `/api/status/site/${fx.small.key}`;
   gsmPath = `/api/status/gsm/${fx.gsm.key}`;
 });
 afterAll(() => em.close());
@@ -82,6 +84,22 @@ describe('Fault injection: status faults', () => {
     em.setFaults([{ operation: 'status.gsm', kind: 'status', status: 503 }]);
     expect(await statusOf(sitePath)).toBe(200);
     expect(await statusOf(gsmPath)).toBe(503);
+  });
+
+  it('touches only requests whose path contains pathIncludes, and counts only those', async () => {
+    const key = sitePath.split('/').at(-1) ?? '';
+    em.setFaults([
+      { operation: 'status.site', pathIncludes: key, kind: 'status', status: 500, count: 2 },
+    ]);
+    expect(await statusOf(smallSitePath)).toBe(200);
+    expect([await statusOf(sitePath), await statusOf(sitePath)]).toEqual([500, 500]);
+    expect(await statusOf(sitePath)).toBe(200);
+  });
+
+  it('refuses an empty pathIncludes', () => {
+    expect(() => em.setFaults([{ pathIncludes: '', kind: 'status', status: 500 }])).toThrow(
+      /faults\.0\.pathIncludes/,
+    );
   });
 
   it("applies a '*' rule to the token endpoint too", async () => {

@@ -67,10 +67,14 @@ describe('SkywatchStack: least privilege, function by function', () => {
     ]);
   });
 
-  it('lets the report fetcher read the token, read/write reports/ and manifests/, and send to the fan-out queue', () => {
+  it('lets the report fetcher read the token, read/write reports/, manifests/ and its day records, and send to the fan-out queue', () => {
     const { reportFetcher: fn } = s.stack.functions;
     const { bucket, key } = s.stack.archive;
-    const prefixes = [prefixArn(bucket, 'manifests/'), prefixArn(bucket, 'reports/')];
+    const prefixes = [
+      prefixArn(bucket, 'manifests/'),
+      prefixArn(bucket, 'reports/'),
+      prefixArn(bucket, 'state/report-fetcher/'),
+    ];
     expectExactly(fn, [
       logs(fn),
       allow(SQS_SEND, [arn(s.stack.fanoutQueue), arn(deadLetterQueue(fn))].sort(byJson)),
@@ -81,14 +85,19 @@ describe('SkywatchStack: least privilege, function by function', () => {
     ]);
   });
 
-  it('lets the site worker read the token, read/write reports/, and consume the fan-out queue', () => {
+  it('lets the site worker read the token, read/write reports/, manifests/ and the day records, and consume the fan-out queue', () => {
     const { siteWorker: fn } = s.stack.functions;
     const { bucket, key } = s.stack.archive;
+    const prefixes = [
+      prefixArn(bucket, 'manifests/'),
+      prefixArn(bucket, 'reports/'),
+      prefixArn(bucket, 'state/report-fetcher/'),
+    ];
     expectExactly(fn, [
       logs(fn),
       allow(SECRET_READ, ref(s.stack.secrets.token)),
-      allow(S3_READ, [arn(bucket), prefixArn(bucket, 'reports/')].sort(byJson)),
-      allow(S3_PUT, prefixArn(bucket, 'reports/')),
+      allow(S3_READ, [arn(bucket), ...prefixes].sort(byJson)),
+      allow(S3_PUT, prefixes.sort(byJson)),
       allow(KMS_READ_WRITE, arn(key)),
       allow(
         [

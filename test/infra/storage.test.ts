@@ -91,6 +91,17 @@ describe('ReportBucket', () => {
     );
   });
 
+  it("expires the report fetcher's day records with the manifests built from them", () => {
+    const rules = resource(logicalId(s.stack.archive.bucket)).Properties.LifecycleConfiguration
+      .Rules;
+    expect(rules).toContainEqual({
+      Id: 'report-day-records',
+      Prefix: 'state/report-fetcher/',
+      Status: 'Enabled',
+      ExpirationInDays: 400,
+    });
+  });
+
   it('expires noncurrent versions and abandoned uploads but never current state records', () => {
     const rules = resource(logicalId(s.stack.archive.bucket)).Properties.LifecycleConfiguration
       .Rules;

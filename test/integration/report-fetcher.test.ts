@@ -3,8 +3,9 @@ import { DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SiteTask } from '../../functions/report-fetcher/archive-site.js';
 import { archiveSites } from '../../functions/report-fetcher/fan-out.js';
-import { ReportStore, SecretStore, SecretTokenSource } from '../../lib/aws/index.js';
+import { ReportStore, SecretStore, SecretTokenSource, WorkQueue } from '../../lib/aws/index.js';
 import { SkywatchClient } from '../../lib/index.js';
 import { type Product, startProduct } from '../support/product.js';
 
@@ -144,10 +145,10 @@ describe('Function: report-fetcher fan-out', () => {
       {
         client,
         store: new ReportStore(product.aws.clients.s3, product.res.bucket),
-        sqs: product.aws.clients.sqs,
+        queue: new WorkQueue<SiteTask>(product.aws.clients.sqs, product.res.fanoutQueueUrl),
       },
       sites.map((s) => ({ gsm: product.gsm, site: s.key, day: d })),
-      { concurrency: 2, fanoutThreshold: 1, queueUrl: product.res.fanoutQueueUrl },
+      { concurrency: 2, fanoutThreshold: 1 },
     );
     expect(outcome.queued).toHaveLength(sites.length);
     const received = await product.aws.clients.sqs.send(
