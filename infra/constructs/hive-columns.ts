@@ -20,8 +20,8 @@ const SCALARS: Record<string, string> = {
 /**
  * The Glue columns of an archived record, derived from the zod schema the client validates it
  * with, so the table cannot drift from what is written. Names are lower case because Athena
- * folds identifiers to lower case and the JSON SerDe matches keys case-insensitively; two
- * fields differing only by case would be ambiguous, so they are refused here.
+ * folds identifiers to lower case and the JSON SerDe matches keys ignoring case; two fields
+ * differing only by case would land in one column, so they are refused here.
  *
  * @example
  * hiveColumns(z.object({ Site: z.object({ TotalEndpoints: z.number().int() }) }));

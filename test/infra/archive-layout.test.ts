@@ -92,7 +92,7 @@ describe('Archive tables and the keys the report fetcher writes', () => {
       ).toHaveLength(1);
       const projection = matches[0]?.[1];
       const groups = projection?.pattern.exec(key)?.groups ?? {};
-      expect(groups.gsm, key).toBe(GSM);
+      expect(groups.gsm_key, key).toBe(GSM);
       expect(groups.date, key).toBe(DAY);
       if (groups.type !== undefined) expect(projection?.types, key).toContain(groups.type);
     }

@@ -53,12 +53,11 @@ describe('Archive tables', () => {
     );
   });
 
-  it('reads gzip NDJSON text with the OpenX JSON SerDe, keys case-insensitive, malformed lines failing', () => {
+  it('reads gzip NDJSON text with the Hive JSON SerDe', () => {
     for (const name of TABLES) {
       const { StorageDescriptor: sd, Parameters: p } = table(name);
       expect(sd.SerdeInfo).toEqual({
-        SerializationLibrary: 'org.openx.data.jsonserde.JsonSerDe',
-        Parameters: { 'case.insensitive': 'TRUE', 'ignore.malformed.json': 'FALSE' },
+        SerializationLibrary: 'org.apache.hive.hcatalog.data.JsonSerDe',
       });
       expect(sd.InputFormat).toBe('org.apache.hadoop.mapred.TextInputFormat');
       expect(sd.OutputFormat).toBe('org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat');
@@ -67,10 +66,10 @@ describe('Archive tables', () => {
     }
   });
 
-  it('partitions snapshots by gsm and date, usage reports also by type, all strings', () => {
+  it('partitions snapshots by gsm_key and date, usage reports also by type, all strings', () => {
     const keys = (name: string) => table(name).PartitionKeys;
     const gsmDate = [
-      { Name: 'gsm', Type: 'string' },
+      { Name: 'gsm_key', Type: 'string' },
       { Name: 'date', Type: 'string' },
     ];
     expect(keys('agent_status')).toEqual(gsmDate);
@@ -80,12 +79,12 @@ describe('Archive tables', () => {
     }
   });
 
-  it('projects the gsm partition as an enum of the configured GSM keys', () => {
+  it('projects the gsm_key partition as an enum of the configured GSM keys', () => {
     for (const name of TABLES) {
       expect(table(name).Parameters).toMatchObject({
         'projection.enabled': 'true',
-        'projection.gsm.type': 'enum',
-        'projection.gsm.values': 'AAAA-BBBB-CCCC-DDDD-EEEE,FFFF-GGGG-HHHH-IIII-JJJJ',
+        'projection.gsm_key.type': 'enum',
+        'projection.gsm_key.values': 'AAAA-BBBB-CCCC-DDDD-EEEE,FFFF-GGGG-HHHH-IIII-JJJJ',
       });
     }
   });
@@ -118,11 +117,11 @@ describe('Archive tables', () => {
   it('maps every partition into the storage location template, in key order', () => {
     expect(table('agent_status').Parameters['storage.location.template']).toEqual(
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Athena's ${…} placeholders.
-      inBucket('/reports/agent-status/gsm=${gsm}/date=${date}/'),
+      inBucket('/reports/agent-status/gsm=${gsm_key}/date=${date}/'),
     );
     expect(table('site_usage').Parameters['storage.location.template']).toEqual(
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Athena's ${…} placeholders.
-      inBucket('/reports/site-usage/gsm=${gsm}/date=${date}/type=${type}/'),
+      inBucket('/reports/site-usage/gsm=${gsm_key}/date=${date}/type=${type}/'),
     );
   });
 
@@ -167,6 +166,19 @@ describe('Archive tables', () => {
     );
     expect(columnType('dnsp_usage', 'sites')).toMatch(
       /^array<struct<siteid:string,sitekey:string,.*,dnspenabled:boolean,.*,totaldnspagents:bigint>>$/,
+    );
+  });
+
+  it('never names a column like a partition: the GSM part of a GSM usage report is column gsm', () => {
+    for (const name of TABLES) {
+      const t = table(name);
+      const partitions = t.PartitionKeys.map((k: { Name: string }) => k.Name);
+      for (const column of t.StorageDescriptor.Columns) {
+        expect(partitions, `${name}.${column.Name}`).not.toContain(column.Name);
+      }
+    }
+    expect(columnType('gsm_usage', 'gsm')).toBe(
+      'struct<gsmconsolename:string,licensetype:string,expirydate:string,totalsiteswithouttrial:bigint,totaltrialsites:bigint,totalendpointswithouttrial:bigint,totaltrialendpoints:bigint>',
     );
   });
 
