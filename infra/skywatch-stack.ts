@@ -143,6 +143,9 @@ export class SkywatchStack extends Stack {
           bucket: archive.bucket,
           key: archive.key,
           resultsPrefix: BUCKET_PREFIXES.athenaResults,
+          reportsPrefix: BUCKET_PREFIXES.reports,
+          gsmKeys: s.gsmKeys,
+          retentionDays: s.reportExpirationDays,
         })
       : undefined;
     if (this.archiveQuery) {

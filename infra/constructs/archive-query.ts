@@ -4,30 +4,43 @@ import * as glue from 'aws-cdk-lib/aws-glue';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { ARCHIVE_DATASETS } from './archive-datasets.js';
+import { archiveTable } from './archive-table.js';
 
 export interface ArchiveQueryProps {
   readonly bucket: s3.IBucket;
   readonly key: kms.IKey;
   /** Prefix of the bucket where Athena writes query results, ending in `/`. */
   readonly resultsPrefix: string;
+  /** Prefix of the bucket the archive is written under, ending in `/` (`reports/`). */
+  readonly reportsPrefix: string;
+  /** GSM keys the report fetcher archives. */
+  readonly gsmKeys: readonly string[];
+  /** Days a report is kept: how far back the tables' date partitions reach. */
+  readonly retentionDays: number;
 }
 
 /**
- * A Glue database for tables over the archive (Hive-style partitions under `reports/`,
- * created with the DDL in docs/operations.md) and an Athena workgroup whose query results
- * are KMS-encrypted in the archive bucket. The workgroup's settings are enforced so a query
- * cannot write results elsewhere or unencrypted.
+ * A Glue database with one partition-projected table per archived dataset (Hive-style
+ * partitions under `reports/`, queryable right after deploy), and an Athena workgroup whose
+ * query results are KMS-encrypted in the archive bucket. The workgroup's settings are
+ * enforced so a query cannot write results elsewhere or unencrypted.
  */
 export class ArchiveQuery extends Construct {
   readonly database: glue.CfnDatabase;
   readonly workGroup: athena.CfnWorkGroup;
+  /** The tables by name (`agent_status`, `site_usage`, …). */
+  readonly tables: Record<string, glue.CfnTable>;
 
   constructor(scope: Construct, id: string, props: ArchiveQueryProps) {
     super(scope, id);
-    if (!props.resultsPrefix.endsWith('/') || props.resultsPrefix.startsWith('/')) {
-      throw new Error(
-        `ArchiveQuery: resultsPrefix must be like 'athena-results/' (got '${props.resultsPrefix}').`,
-      );
+    for (const [name, prefix, example] of [
+      ['resultsPrefix', props.resultsPrefix, 'athena-results/'],
+      ['reportsPrefix', props.reportsPrefix, 'reports/'],
+    ] as const) {
+      if (!prefix.endsWith('/') || prefix.startsWith('/')) {
+        throw new Error(`ArchiveQuery: ${name} must be like '${example}' (got '${prefix}').`);
+      }
     }
     const stack = Stack.of(this);
     this.database = new glue.CfnDatabase(this, 'Database', {
@@ -37,6 +50,18 @@ export class ArchiveQuery extends Construct {
         description: 'Skywatch report archive (tables over s3://<report bucket>/reports/)',
       },
     });
+    this.tables = {};
+    for (const dataset of ARCHIVE_DATASETS) {
+      this.tables[dataset.table] = archiveTable(this, `${pascalCase(dataset.table)}Table`, {
+        dataset,
+        bucket: props.bucket,
+        reportsPrefix: props.reportsPrefix,
+        // The reference makes CloudFormation create the database first.
+        databaseName: this.database.ref,
+        gsmKeys: props.gsmKeys,
+        retentionDays: props.retentionDays,
+      });
+    }
     this.workGroup = new athena.CfnWorkGroup(this, 'WorkGroup', {
       name: `${stack.stackName}-archive`,
       description: 'Queries over the Skywatch report archive',
@@ -57,3 +82,7 @@ export class ArchiveQuery extends Construct {
     });
   }
 }
+
+/** `agent_status` → `AgentStatus`, for construct ids. */
+const pascalCase = (name: string) =>
+  name.replace(/(^|_)([a-z])/g, (_match, _sep, letter: string) => letter.toUpperCase());

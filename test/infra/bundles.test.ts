@@ -11,7 +11,8 @@ import { cdkJsonContext, type Json, logicalId } from './helpers.js';
 /** Minified bundles above this start to cost cold-start time; raise it only on purpose. */
 const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
 
-// One real synth for the file, as `cdk synth` does it: six esbuild runs, cdk-nag on.
+// One real synth for the file, as `cdk synth` does it: six esbuild runs, cdk-nag on (any
+// finding, a warning too, fails this synth: nag.test.ts).
 let outdir: string;
 let stack: SkywatchStack;
 let template: { Resources: Record<string, { Properties: Record<string, Json> }> };
@@ -83,13 +84,5 @@ describe('Bundles (real esbuild, no Docker)', () => {
     for (const name of NAMES) {
       expect(existsSync(path.join(assetDir(name), 'node_modules'))).toBe(false);
     }
-  });
-
-  it('writes the cdk-nag result to the validation report with no violation', () => {
-    const report = JSON.parse(readFileSync(path.join(outdir, 'validation-report.json'), 'utf8'));
-    const nag = report.pluginReports.filter(
-      (r: { pluginName: string }) => r.pluginName !== 'Construct Annotations',
-    );
-    for (const r of nag) expect(r.violations ?? []).toEqual([]);
   });
 });

@@ -172,7 +172,15 @@ describe('ArchiveQuery', () => {
     const bucket = new s3.Bucket(stack, 'B');
     const key = new kms.Key(stack, 'K');
     expect(
-      () => new ArchiveQuery(stack, 'Q', { bucket, key, resultsPrefix: 'athena-results' }),
+      () =>
+        new ArchiveQuery(stack, 'Q', {
+          bucket,
+          key,
+          resultsPrefix: 'athena-results',
+          reportsPrefix: 'reports/',
+          gsmKeys: ['AAAA-BBBB-CCCC-DDDD-EEEE'],
+          retentionDays: 400,
+        }),
     ).toThrow(/resultsPrefix must be like 'athena-results\/'/);
   });
 });

@@ -1,4 +1,5 @@
 import { App, Validations } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -73,6 +74,19 @@ describe('cdk-nag AwsSolutionsChecks', () => {
     const { stack } = createApp(app);
     new s3.Bucket(stack, 'Careless');
     expect(() => app.synth()).toThrow(/AwsSolutions-S10/);
+  });
+
+  it('fails the synth on a warning-level finding too, so no finding reaches a written report', () => {
+    const app = new App({
+      context: { ...cdkJsonContext(), skywatch: SETTINGS, 'aws:cdk:bundling-stacks': [] },
+    });
+    const { stack } = createApp(app);
+    // AwsSolutions-DDB3 (no point-in-time recovery) is one of the pack's warnings.
+    new dynamodb.Table(stack, 'Careless', {
+      partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    });
+    expect(() => app.synth()).toThrow(/AwsSolutions-DDB3/);
   });
 
   it('synthesizes the app cleanly with the checks on', () => {

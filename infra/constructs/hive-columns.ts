@@ -1,0 +1,77 @@
+import type * as glue from 'aws-cdk-lib/aws-glue';
+import * as z from 'zod';
+
+/** The slice of JSON Schema that zod emits for our record schemas. */
+interface JsonSchema {
+  type?: string | string[];
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+}
+
+const SCALARS: Record<string, string> = {
+  string: 'string',
+  boolean: 'boolean',
+  // Counts and byte sizes: some exceed a 32-bit int (TotalGarbageRemovalSize).
+  integer: 'bigint',
+  number: 'double',
+};
+
+/**
+ * The Glue columns of an archived record, derived from the zod schema the client validates it
+ * with, so the table cannot drift from what is written. Names are lower case because Athena
+ * folds identifiers to lower case and the JSON SerDe matches keys ignoring case; two fields
+ * differing only by case would land in one column, so they are refused here.
+ *
+ * @example
+ * hiveColumns(z.object({ Site: z.object({ TotalEndpoints: z.number().int() }) }));
+ * // [{ name: 'site', type: 'struct<totalendpoints:bigint>' }]
+ */
+export function hiveColumns(schema: z.ZodType): glue.CfnTable.ColumnProperty[] {
+  const root = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw' }) as JsonSchema;
+  return fields(root, '(root)').map(([name, type]) => ({ name, type }));
+}
+
+function fields(schema: JsonSchema, path: string): [name: string, type: string][] {
+  const seen = new Set<string>();
+  return Object.entries(schema.properties ?? {}).map(([key, value]) => {
+    const name = key.toLowerCase();
+    if (seen.has(name)) throw new Error(`hiveColumns: ${path} has two fields named ${name}.`);
+    seen.add(name);
+    return [name, hiveType(value, `${path}.${key}`)];
+  });
+}
+
+/** Every non-null JSON type a schema allows, with its schema (`anyOf` flattened). */
+function kinds(schema: JsonSchema): [kind: string, schema: JsonSchema][] {
+  if (schema.anyOf) return schema.anyOf.flatMap(kinds);
+  return [schema.type ?? []]
+    .flat()
+    .filter((kind) => kind !== 'null')
+    .map((kind) => [kind, schema]);
+}
+
+function hiveType(schema: JsonSchema, path: string): string {
+  const allowed = kinds(schema);
+  const [first] = allowed;
+  if (!first) throw new Error(`hiveColumns: ${path} has no JSON type.`);
+  const [kind, inner] = first;
+  if (allowed.length > 1) {
+    // A value that is sometimes a string, sometimes a number (ScriptShieldStatus): the SerDe
+    // reads any JSON scalar into a string column as its text.
+    if (allowed.every(([k]) => k in SCALARS)) return 'string';
+    throw new Error(`hiveColumns: ${path} mixes ${allowed.map(([k]) => k).join(', ')}.`);
+  }
+  if (kind === 'object') {
+    const members = fields(inner, path).map(([name, type]) => `${name}:${type}`);
+    if (members.length === 0) throw new Error(`hiveColumns: ${path} has no known fields.`);
+    return `struct<${members.join(',')}>`;
+  }
+  if (kind === 'array') {
+    if (!inner.items) throw new Error(`hiveColumns: ${path} has no item schema.`);
+    return `array<${hiveType(inner.items, `${path}[]`)}>`;
+  }
+  const scalar = SCALARS[kind];
+  if (!scalar) throw new Error(`hiveColumns: ${path} has the unsupported JSON type ${kind}.`);
+  return scalar;
+}
