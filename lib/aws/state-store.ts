@@ -2,6 +2,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   PutObjectCommand,
+  paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type * as z from 'zod';
@@ -70,6 +71,29 @@ export class StateStore {
     } catch (error) {
       if (error instanceof ConflictError) return false;
       throw error;
+    }
+  }
+
+  /**
+   * Keys under `keyPrefix` (relative to the store, like the keys `get` takes), page by page, so
+   * a scan of outstanding records stays flat in memory however many there are.
+   *
+   * @example
+   * for await (const key of state.list('infection-alerter/G/claims/')) await recover(key);
+   */
+  async *list(keyPrefix: string, pageSize = 1000): AsyncGenerator<string> {
+    const pages = paginateListObjectsV2(
+      { client: this.s3, pageSize },
+      { Bucket: this.bucket, Prefix: this.prefix + keyPrefix },
+    );
+    try {
+      for await (const page of pages) {
+        for (const object of page.Contents ?? []) {
+          if (object.Key) yield object.Key.slice(this.prefix.length);
+        }
+      }
+    } catch (error) {
+      throw new StorageError(`Cannot list state under ${keyPrefix}`, { cause: error });
     }
   }
 

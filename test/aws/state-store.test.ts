@@ -38,4 +38,13 @@ describe('Class: StateStore', () => {
     await state.put('cursors/bad.json', { at: 5 });
     await expect(state.get('cursors/bad.json', Cursor)).rejects.toThrow(/Cannot read state/);
   });
+
+  it('lists the keys under a prefix across pages, relative to the store', async () => {
+    const keys = ['listed/a.json', 'listed/b.json', 'listed/c.json', 'listed/d/e.json'];
+    await Promise.all(keys.map((key) => state.put(key, { at: key })));
+    await state.put('listed-elsewhere.json', { at: 'x' });
+    const listed: string[] = [];
+    for await (const key of state.list('listed/', 2)) listed.push(key);
+    expect(listed.sort()).toEqual(keys);
+  });
 });
