@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { StateStore } from '../../lib/aws/index.js';
+import { type AwsGate, SNS_PUBLISH, startAwsGate } from '../support/aws-gate.js';
 import { type Product, startProduct } from '../support/product.js';
-import { type PublishGate, startPublishGate } from '../support/publish-gate.js';
 
 /**
  * The infection alerter when runs fail, die or overlap: every infection alerted exactly once.
@@ -10,7 +10,7 @@ import { type PublishGate, startPublishGate } from '../support/publish-gate.js';
  * its claims and its alerts); pages of two entries make a walk span several status requests.
  */
 let product: Product;
-let gate: PublishGate;
+let gate: AwsGate;
 let state: StateStore;
 let pool: string[];
 
@@ -71,7 +71,7 @@ beforeAll(async () => {
       SKYWATCH_MAX_RETRY_WAIT_MS: '100',
     },
   );
-  gate = await startPublishGate(product.aws.moto.endpoint);
+  gate = await startAwsGate(product.aws.moto.endpoint, SNS_PUBLISH);
   // Before any handler is loaded: they read their endpoint once, when first imported.
   process.env.AWS_ENDPOINT_URL = gate.endpoint;
   state = new StateStore(product.aws.clients.s3, product.res.bucket);
