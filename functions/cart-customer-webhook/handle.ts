@@ -1,19 +1,26 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { StateStore } from '../../lib/aws/index.js';
-import type { SkywatchClient } from '../../lib/index.js';
+import type { AddCustomersToCartResponse, SkywatchClient } from '../../lib/index.js';
 import { claim, complete, recordKey, release } from './idempotency.js';
 import { toCartRequest, WebhookRequest } from './request.js';
-import { fromUpstream, json, refuse, type WebhookResponse } from './responses.js';
+import { fromUpstream, json, refuse, type WebhookResponse, WHOLE_BODY } from './responses.js';
 import { checkSignature, SIGNATURE_HEADER } from './signature.js';
 
 export const MAX_BODY_BYTES = 32 * 1024;
+
+/** Refuses bytes that are not UTF-8 instead of replacing them (JSON is UTF-8, RFC 8259). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface WebhookDeps {
   client: SkywatchClient;
   state: StateStore;
   signingSecret: () => Promise<string | undefined>;
   toleranceSeconds: number;
+  /** A claim on an idempotency key older than this was abandoned and may be taken over. */
+  takeoverSeconds: number;
   now?: () => number;
+  /** Problems the caller need not hear about but operators should (no secrets in them). */
+  warn?: (message: string, error: unknown) => void;
 }
 
 const SIGNATURE_MESSAGES = {
@@ -40,11 +47,15 @@ export async function handleDelivery(
   if (method !== 'POST') {
     return json(405, { error: 'method_not_allowed', message: 'use POST' }, { allow: 'POST' });
   }
-  const raw = event.isBase64Encoded
-    ? Buffer.from(event.body ?? '', 'base64').toString('utf8')
-    : (event.body ?? '');
-  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) {
-    return refuse(413, 'payload_too_large', `the body must be at most ${MAX_BODY_BYTES} bytes`);
+  // The bytes as sent: the signature covers them, and decoding first could change them.
+  const raw = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+  if (raw.byteLength > MAX_BODY_BYTES) {
+    return refuse(
+      413,
+      'payload_too_large',
+      `the body must be at most ${MAX_BODY_BYTES} bytes`,
+      WHOLE_BODY,
+    );
   }
   const secret = await deps.signingSecret();
   if (!secret)
@@ -65,18 +76,29 @@ export async function handleDelivery(
     return refuse(401, `signature_${problem}`, SIGNATURE_MESSAGES[problem], SIGNATURE_HEADER);
   const type = header(event, 'content-type') ?? '';
   if (!/^application\/json\b/i.test(type))
-    return refuse(415, 'unsupported_media_type', 'send the body as application/json');
+    return refuse(
+      415,
+      'unsupported_media_type',
+      'send the body as application/json',
+      'Content-Type',
+    );
 
+  let text: string;
+  try {
+    text = UTF8.decode(raw);
+  } catch {
+    return refuse(400, 'invalid_encoding', 'the body must be UTF-8 encoded JSON', WHOLE_BODY);
+  }
   let body: unknown;
   try {
-    body = JSON.parse(raw);
+    body = JSON.parse(text);
   } catch {
-    return refuse(400, 'malformed_json', 'the body is not valid JSON');
+    return refuse(400, 'malformed_json', 'the body is not valid JSON', WHOLE_BODY);
   }
   const parsed = WebhookRequest.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || '(body)';
+    const field = issue?.path.join('.') || WHOLE_BODY;
     return refuse(400, 'invalid_request', `${field}: ${issue?.message ?? 'is invalid'}`, field);
   }
 
@@ -90,8 +112,12 @@ export async function handleDelivery(
     );
   }
   // Without a key the signed body itself identifies the delivery.
+  const keyedBy = idempotencyKey === undefined ? SIGNATURE_HEADER : 'Idempotency-Key';
   const key = recordKey(idempotencyKey ?? `${header(event, SIGNATURE_HEADER)}`);
-  const claimed = await claim(deps.state, key);
+  const claimed = await claim(deps.state, key, {
+    takeoverMs: deps.takeoverSeconds * 1000,
+    now,
+  });
   if (claimed.kind === 'replay') {
     return {
       statusCode: claimed.statusCode,
@@ -104,18 +130,27 @@ export async function handleDelivery(
       409,
       'in_progress',
       'a delivery with this idempotency key is still being processed; retry later',
+      keyedBy,
     );
 
+  let customers: AddCustomersToCartResponse;
   try {
-    const customers = await deps.client.addCartCustomers(
+    customers = await deps.client.addCartCustomers(
       parsed.data.vendorOrderCode,
       toCartRequest(parsed.data),
     );
-    const answer = json(200, { vendorOrderCode: parsed.data.vendorOrderCode, customers });
-    await complete(deps.state, key, answer.statusCode, answer.body);
-    return answer;
   } catch (error) {
-    await release(deps.state, key);
+    // If the claim cannot be freed, the takeover window frees it: the caller hears the service.
+    await release(deps.state, key, claimed.etag).catch((e) => deps.warn?.('release failed', e));
     return fromUpstream(error);
   }
+  const answer = json(200, { vendorOrderCode: parsed.data.vendorOrderCode, customers });
+  // The service has the customers whatever happens to the record, so the caller hears so.
+  try {
+    if (!(await complete(deps.state, key, claimed.etag, answer.statusCode, answer.body)))
+      deps.warn?.('a later delivery took this one over before its answer was stored', undefined);
+  } catch (error) {
+    deps.warn?.('the answer could not be stored for replays', error);
+  }
+  return answer;
 }

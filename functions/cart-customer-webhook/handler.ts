@@ -11,7 +11,11 @@ import { refuse } from './responses.js';
 const env = readEnv(
   ServiceEnv.extend(BucketEnv.shape)
     .extend(CredentialsEnv.shape)
-    .extend({ WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300) }),
+    .extend({
+      WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+      // Just above the function's 25 s timeout: a claim this old has no live Lambda behind it.
+      WEBHOOK_CLAIM_TAKEOVER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+    }),
 );
 const obs = observability('cart-customer-webhook');
 const runtime = serviceRuntime('cart-customer-webhook', obs, env);
@@ -29,6 +33,9 @@ export const handler = lambda(obs, async (event: APIGatewayProxyEventV2, context
         state,
         signingSecret,
         toleranceSeconds: env.WEBHOOK_TOLERANCE_SECONDS,
+        takeoverSeconds: env.WEBHOOK_CLAIM_TAKEOVER_SECONDS,
+        warn: (message, error) =>
+          obs.logger.warn(message, error === undefined ? {} : { error: loggableError(error) }),
       },
       event,
     );

@@ -1,49 +1,94 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import type { StateStore } from '../../lib/aws/index.js';
+import { ConflictError, type StateStore } from '../../lib/aws/index.js';
 
 /**
- * At-most-once delivery to the service per idempotency key. A delivery first claims the key
- * with a conditional create; a retried delivery finds the claim and replays the stored answer
- * (or hears 409 while the first is still in flight). A failed call releases the claim.
+ * At-most-once delivery to the service per idempotency key, as long as deliveries live. A
+ * delivery first claims the key (a conditional create stamped with claimedAt); a retried
+ * delivery finds the claim and replays the stored answer, or hears 409 while the first is
+ * still in flight. A failed call releases the claim. A claim older than the takeover window
+ * (just above the function's timeout, so its Lambda is gone) was abandoned: the Lambda died,
+ * or could not record its answer. The next retry takes it over with a conditional write and
+ * calls the service again, which 4.10 allows: it sets the cart's customers, it does not add.
  */
-const Stored = z.object({
-  state: z.enum(['pending', 'done']),
-  statusCode: z.number().optional(),
-  body: z.string().optional(),
-});
+const Stored = z.discriminatedUnion('state', [
+  // No claimedAt: written by a version without takeover, which has since been replaced.
+  z.object({ state: z.literal('pending'), claimedAt: z.iso.datetime().optional() }),
+  z.object({ state: z.literal('released') }),
+  z.object({ state: z.literal('done'), statusCode: z.number(), body: z.string() }),
+]);
+type Stored = z.infer<typeof Stored>;
 
 export type Claim =
-  | { kind: 'claimed' }
+  | { kind: 'claimed'; etag: string }
   | { kind: 'replay'; statusCode: number; body: string }
   | { kind: 'in-flight' };
+
+export interface ClaimOptions {
+  takeoverMs: number;
+  now: () => number;
+}
 
 export function recordKey(idempotencyKey: string): string {
   return `cart-customer-webhook/idempotency/${createHash('sha256').update(idempotencyKey).digest('hex')}.json`;
 }
 
-export async function claim(state: StateStore, key: string): Promise<Claim> {
-  if (await state.create(key, { state: 'pending' })) return { kind: 'claimed' };
-  const existing = await state.get(key, Stored);
-  if (existing?.value.state === 'done' && existing.value.statusCode !== undefined) {
-    return {
-      kind: 'replay',
-      statusCode: existing.value.statusCode,
-      body: existing.value.body ?? '',
-    };
+function isFree(stored: Stored, options: ClaimOptions): boolean {
+  if (stored.state === 'released') return true;
+  if (stored.state !== 'pending') return false;
+  return !stored.claimedAt || options.now() - Date.parse(stored.claimedAt) > options.takeoverMs;
+}
+
+async function write(
+  state: StateStore,
+  key: string,
+  value: unknown,
+  condition: { ifMatch: string } | { ifNoneMatch: true },
+): Promise<string | undefined> {
+  try {
+    return await state.put(key, value, condition);
+  } catch (error) {
+    if (error instanceof ConflictError) return undefined;
+    throw error;
+  }
+}
+
+export async function claim(state: StateStore, key: string, options: ClaimOptions): Promise<Claim> {
+  // Each lost race means someone else changed the record: look again, a few times at most.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const pending = { state: 'pending', claimedAt: new Date(options.now()).toISOString() };
+    const created = await write(state, key, pending, { ifNoneMatch: true });
+    if (created !== undefined) return { kind: 'claimed', etag: created };
+    const existing = await state.get(key, Stored);
+    if (!existing) continue;
+    const stored = existing.value;
+    if (stored.state === 'done') {
+      return { kind: 'replay', statusCode: stored.statusCode, body: stored.body };
+    }
+    if (!isFree(stored, options)) return { kind: 'in-flight' };
+    const taken = await write(state, key, pending, { ifMatch: existing.etag });
+    if (taken !== undefined) return { kind: 'claimed', etag: taken };
   }
   return { kind: 'in-flight' };
 }
 
+/**
+ * Stores the answer for replays, only over our own claim. False when a later delivery took the
+ * claim over meanwhile (we outlived the takeover window): its answer is the one to keep.
+ */
 export async function complete(
   state: StateStore,
   key: string,
+  etag: string,
   statusCode: number,
   body: string,
-): Promise<void> {
-  await state.put(key, { state: 'done', statusCode, body });
+): Promise<boolean> {
+  return (
+    (await write(state, key, { state: 'done', statusCode, body }, { ifMatch: etag })) !== undefined
+  );
 }
 
-export async function release(state: StateStore, key: string): Promise<void> {
-  await state.delete(key);
+/** Frees our claim after a failed call, so the caller's retry goes through at once. */
+export async function release(state: StateStore, key: string, etag: string): Promise<void> {
+  await write(state, key, { state: 'released' }, { ifMatch: etag });
 }

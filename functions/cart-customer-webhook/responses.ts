@@ -36,6 +36,16 @@ export function refuse(
   return json(statusCode, { error, message, ...(field ? { field } : {}) });
 }
 
+/** The whole body, when no single field is at fault (the convention of `invalid_request`). */
+export const WHOLE_BODY = '(body)';
+
+/** The parameter the service's problem body names first (`errors` of RFC 9457), if any. */
+function serviceField(error: HttpError): string | undefined {
+  const errors = error.problem?.errors;
+  const first = errors && typeof errors === 'object' ? Object.keys(errors)[0] : undefined;
+  return first && first.length <= 256 ? first : undefined;
+}
+
 /**
  * What the caller hears when the call to the service fails. Its own mistakes are 4xx; the
  * service's are 502/503/504 with a reason. Never a 500 and never a stack.
@@ -63,7 +73,8 @@ export function fromUpstream(error: unknown): WebhookResponse {
         'the service has no cart with this vendor order code',
         'vendorOrderCode',
       );
-    if (error.status === 400) return refuse(422, 'rejected_by_service', error.message);
+    if (error.status === 400)
+      return refuse(422, 'rejected_by_service', error.message, serviceField(error) ?? WHOLE_BODY);
     if (error.status === 503)
       return refuse(503, 'upstream_unavailable', 'the service is temporarily unavailable');
     return refuse(502, 'upstream_error', `the service answered HTTP ${error.status}`);

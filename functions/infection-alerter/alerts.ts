@@ -1,43 +1,40 @@
 import type { Alert } from '../../lib/aws/index.js';
 import type { AgentStatus } from '../../lib/index.js';
 import type { InfectionReading } from './infection-state.js';
+import type { EndpointFacts } from './records.js';
 
-export interface Detected {
-  entry: AgentStatus;
-  reading: InfectionReading;
-}
-
-function details(d: Detected) {
+/** What an alert says about an endpoint, taken from its status entry when the change was seen. */
+export function endpointFacts(entry: AgentStatus, reading: InfectionReading): EndpointFacts {
   return {
-    machineId: d.entry.MachineID,
-    hostName: d.entry.HostName,
-    site: d.entry.KC,
-    ipAddress: d.entry.IPAddress,
-    os: d.entry.OS,
-    threat: d.reading.threat,
-    activeThreats: d.reading.activeThreats,
-    lastChanged: d.entry.LastChanged,
-    lastSeen: d.entry.LastSeen,
+    machineId: entry.MachineID,
+    hostName: entry.HostName,
+    site: entry.KC,
+    ipAddress: entry.IPAddress,
+    os: entry.OS,
+    threat: reading.threat,
+    activeThreats: reading.activeThreats,
+    lastChanged: entry.LastChanged,
+    lastSeen: entry.LastSeen,
   };
 }
 
-export function infectionAlert(gsm: string, d: Detected): Alert {
-  const threat = d.reading.threat.join('|') || 'unknown threat';
+export function infectionAlert(gsm: string, e: EndpointFacts): Alert {
+  const threat = e.threat.join('|') || 'unknown threat';
   return {
     kind: 'infection',
     severity: 'critical',
     gsm,
-    site: d.entry.KC,
-    subject: `Infected: ${d.entry.HostName}: ${threat}`,
-    summary: `${d.entry.HostName} (${d.entry.MachineID}) in site ${d.entry.KC} reports ${d.reading.activeThreats} active threat(s): ${threat}. Last changed ${d.entry.LastChanged}.`,
-    occurredAt: d.entry.LastChanged,
-    details: details(d),
+    site: e.site,
+    subject: `Infected: ${e.hostName}: ${threat}`,
+    summary: `${e.hostName} (${e.machineId}) in site ${e.site} reports ${e.activeThreats} active threat(s): ${threat}. Last changed ${e.lastChanged}.`,
+    occurredAt: e.lastChanged,
+    details: { ...e },
   };
 }
 
 /** One alert instead of a flood when many endpoints turn at once (an outbreak, or a bad rule). */
-export function summaryAlert(gsm: string, all: Detected[], listed: number): Alert {
-  const sites = [...new Set(all.map((d) => d.entry.KC))];
+export function summaryAlert(gsm: string, all: EndpointFacts[], listed: number): Alert {
+  const sites = [...new Set(all.map((e) => e.site))];
   return {
     kind: 'infection-summary',
     severity: 'critical',
@@ -46,27 +43,27 @@ export function summaryAlert(gsm: string, all: Detected[], listed: number): Aler
     summary: `${all.length} endpoints of GSM ${gsm} turned infected since the last check, in sites ${sites.join(', ')}.`,
     occurredAt:
       all
-        .map((d) => d.entry.LastChanged)
+        .map((e) => e.lastChanged)
         .sort()
         .at(-1) ?? '',
     details: {
       count: all.length,
       sites,
-      endpoints: all.slice(0, listed).map(details),
+      endpoints: all.slice(0, listed),
       truncated: all.length > listed,
     },
   };
 }
 
-export function cleanedAlert(gsm: string, d: Detected): Alert {
+export function cleanedAlert(gsm: string, e: EndpointFacts): Alert {
   return {
     kind: 'infection-cleaned',
     severity: 'info',
     gsm,
-    site: d.entry.KC,
-    subject: `Clean again: ${d.entry.HostName}`,
-    summary: `${d.entry.HostName} (${d.entry.MachineID}) in site ${d.entry.KC} no longer reports a threat.`,
-    occurredAt: d.entry.LastChanged,
-    details: details(d),
+    site: e.site,
+    subject: `Clean again: ${e.hostName}`,
+    summary: `${e.hostName} (${e.machineId}) in site ${e.site} no longer reports a threat.`,
+    occurredAt: e.lastChanged,
+    details: { ...e },
   };
 }

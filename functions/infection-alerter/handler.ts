@@ -14,6 +14,9 @@ const env = readEnv(
       INFECTION_SUMMARY_THRESHOLD: z.coerce.number().int().min(1).default(10),
       ALERT_ON_CLEAN: flag,
       CURSOR_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(120),
+      INFECTION_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
+      // Above the function's 2-minute timeout, so a claim past its lease has a dead owner.
+      INFECTION_CLAIM_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(180),
     }),
 );
 const obs = observability('infection-alerter');
@@ -21,17 +24,28 @@ const runtime = serviceRuntime('infection-alerter', obs, env);
 const state = new StateStore(s3Client(), env.REPORT_BUCKET);
 const alerts = new AlertPublisher(snsClient(), env.ALERT_TOPIC_ARN);
 
+/** A lease shorter than the invocation could let a live run's claims be taken over. */
+const LEASE_MARGIN_MS = 30_000;
+
 export const handler = lambda(obs, async (_event: unknown, context) => {
   runtime.bind(context);
+  const leaseMs = Math.max(
+    env.INFECTION_CLAIM_LEASE_SECONDS * 1000,
+    context.getRemainingTimeInMillis() + LEASE_MARGIN_MS,
+  );
   const outcomes = [];
   for (const gsm of env.GSM_KEYS) {
     const outcome = await scanGsm({ client: runtime.client, state, alerts }, gsm, {
       summaryThreshold: env.INFECTION_SUMMARY_THRESHOLD,
       alertOnClean: env.ALERT_ON_CLEAN,
       overlapMs: env.CURSOR_OVERLAP_SECONDS * 1000,
+      pageSize: env.INFECTION_PAGE_SIZE,
+      owner: context.awsRequestId,
+      leaseMs,
     });
     obs.metrics.addMetric('EndpointsExamined', MetricUnit.Count, outcome.examined);
     obs.metrics.addMetric('NewInfections', MetricUnit.Count, outcome.infected);
+    obs.metrics.addMetric('ClaimsRecovered', MetricUnit.Count, outcome.recovered);
     obs.logger.info('scanned', { ...outcome });
     outcomes.push(outcome);
   }

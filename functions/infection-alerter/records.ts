@@ -1,8 +1,9 @@
 import * as z from 'zod';
-import type { StateStore } from '../../lib/aws/index.js';
 
 /** Where the alerter keeps what it knows about one GSM (under the bucket's `state/`). */
 export const Cursor = z.object({ modifiedSince: z.string() });
+
+/** What the alerter last recorded about an endpoint: the state its last alert was about. */
 export const EndpointRecord = z.object({
   infected: z.boolean(),
   threat: z.array(z.string()),
@@ -11,37 +12,47 @@ export const EndpointRecord = z.object({
 });
 export type EndpointRecord = z.infer<typeof EndpointRecord>;
 
+/** The endpoint as an alert shows it, kept in the claim so a later run can send the alert. */
+export const EndpointFacts = z.object({
+  machineId: z.string(),
+  hostName: z.string(),
+  site: z.string(),
+  ipAddress: z.string(),
+  os: z.string(),
+  threat: z.array(z.string()),
+  activeThreats: z.number(),
+  lastChanged: z.string(),
+  lastSeen: z.string(),
+});
+export type EndpointFacts = z.infer<typeof EndpointFacts>;
+
+/**
+ * A pending transition of one endpoint's record, with the alert it owes. It exists from the
+ * moment a run sees the transition until the record says so; while it exists nobody else
+ * changes that endpoint's record. `owner` holds it until `leaseUntil`; after that any run may
+ * take it over (see scan.ts for why that is safe).
+ */
+export const Claim = z.object({
+  owner: z.string(),
+  claimedAt: z.string(),
+  leaseUntil: z.string(),
+  /** The record once the transition is done. */
+  record: EndpointRecord,
+  /** The alert owed: none for a cleaned endpoint unless ALERT_ON_CLEAN is set. */
+  alert: z.enum(['infection', 'infection-cleaned']).nullable(),
+  endpoint: EndpointFacts,
+});
+export type Claim = z.infer<typeof Claim>;
+
 export const cursorKey = (gsm: string) => `infection-alerter/${gsm}/cursor.json`;
 export const endpointKey = (gsm: string, machineId: string) =>
   `infection-alerter/${gsm}/endpoints/${encodeURIComponent(machineId)}.json`;
+export const claimsPrefix = (gsm: string) => `infection-alerter/${gsm}/claims/`;
+export const claimKey = (gsm: string, machineId: string) =>
+  `${claimsPrefix(gsm)}${encodeURIComponent(machineId)}.json`;
 
-/**
- * Moves an endpoint's record to `next.infected` unless it is already there. Answers true only
- * to the one caller whose conditional write made the change: of two overlapping runs that both
- * see the same infection, exactly one gets to alert.
- */
-export async function transition(
-  state: StateStore,
-  key: string,
-  current: { value: EndpointRecord; etag: string } | undefined,
-  next: EndpointRecord,
-): Promise<boolean> {
-  if (current ? current.value.infected === next.infected : !next.infected) return false;
-  try {
-    await state.put(key, next, current ? { ifMatch: current.etag } : { ifNoneMatch: true });
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConflictError') return false;
-    throw error;
-  }
-}
-
-/** Puts a record back after an alert could not be sent, so the next run alerts instead. */
-export async function undo(
-  state: StateStore,
-  key: string,
-  previous: EndpointRecord | undefined,
-): Promise<void> {
-  if (previous) await state.put(key, previous);
-  else await state.delete(key);
+/** The endpoint record a claim key belongs to. */
+export function endpointKeyOfClaim(gsm: string, key: string): string {
+  const machineId = decodeURIComponent(key.slice(claimsPrefix(gsm).length, -'.json'.length));
+  return endpointKey(gsm, machineId);
 }

@@ -1,30 +1,66 @@
 import type { AlertPublisher, StateStore } from '../../lib/aws/index.js';
 import type { SkywatchClient } from '../../lib/index.js';
-import { cleanedAlert, type Detected, infectionAlert, summaryAlert } from './alerts.js';
-import { readInfection } from './infection-state.js';
-import { Cursor, cursorKey, EndpointRecord, endpointKey, transition, undo } from './records.js';
+import { type Lease, takeOverExpired } from './claims.js';
+import { type Delivered, deliver } from './deliver.js';
+import { Cursor, cursorKey } from './records.js';
+import { type WalkProgress, walkChanges } from './walk.js';
 
 export interface ScanSettings {
   summaryThreshold: number;
   alertOnClean: boolean;
   /** Re-read this much before the newest change seen, so nothing changed mid-walk is missed. */
   overlapMs: number;
+  /** Entries per status page (4.3 batchSize). */
+  pageSize: number;
+  /** This run's identity in the claims it makes. */
+  owner: string;
+  /** How long a claim stays this run's; must outlast the invocation (see below). */
+  leaseMs: number;
   now?: () => number;
 }
 
 export interface ScanOutcome {
   gsm: string;
   examined: number;
+  /** Expired claims of earlier runs this run took over. */
+  recovered: number;
   infected: number;
   cleaned: number;
   alerts: number;
+  /** Transitions left for a later run because another run's claim was for the opposite one. */
+  unsettled: number;
   modifiedSince: string | null;
 }
 
 /**
- * One pass over the endpoints of a GSM changed since the cursor (4.3 with modifiedSince and only
- * the two groups needed). Each infection is claimed by a conditional write before it is alerted,
- * so it is alerted once however runs overlap; the cursor only moves forward.
+ * One run for one GSM: take over expired claims, walk the endpoints changed since the cursor
+ * claiming each transition, send what the claims owe, then move the cursor.
+ *
+ * Why no infection is lost and none is alerted twice. Each transition of an endpoint becomes a
+ * claim object (`claims/<machine>.json`, created If-None-Match) that holds everything its alert
+ * needs and a lease; the endpoint record is written only by a claim's holder, after the alert
+ * went out, and the claim is deleted only after that. The lease (INFECTION_CLAIM_LEASE_SECONDS,
+ * never less than the invocation's remaining time plus a margin) outlasts the invocation, and
+ * Lambda ends an invocation at its timeout, so a claim past its lease has a dead owner. If the
+ * process dies:
+ * - before its claim is created: nothing is written and the cursor has not moved, so the next
+ *   run reads the endpoint again;
+ * - after the claim, before or during publishing: the claim stays; the first run after the
+ *   lease takes it over (If-Match on the claim, so one taker) and sends it. The cursor may have
+ *   moved on, but the claim no longer needs the endpoint to be read again;
+ * - after publishing, before the record is written: the taker sends it again. This is the one
+ *   duplicate left (SNS and S3 share no transaction): alerts are at-least-once;
+ * - after the record, before the claim is deleted: the taker finds the record already showing
+ *   the change and deletes the claim without sending;
+ * - after the claim is deleted, before the cursor moves: the next run reads the endpoint again
+ *   and finds the record up to date.
+ * A run that fails without dying sends what it had claimed before rethrowing, and gives up
+ * (releases) the claims whose alert SNS refused, so the next run sends them without waiting.
+ * Overlapping runs: one claim per endpoint, so one of them alerts; the others count the
+ * endpoint as handed over when the claim is for the change they saw. When it is for the
+ * opposite change (the endpoint turned again meanwhile) the run keeps the cursor where it was,
+ * so a later run sees that entry again. The cursor only moves after a walk that completed and
+ * left nothing unsettled, i.e. when every change it passes is in a record or in a claim.
  */
 export async function scanGsm(
   deps: { client: SkywatchClient; state: StateStore; alerts: AlertPublisher },
@@ -32,57 +68,33 @@ export async function scanGsm(
   settings: ScanSettings,
 ): Promise<ScanOutcome> {
   const now = settings.now ?? Date.now;
+  const lease: Lease = { owner: settings.owner, leaseMs: settings.leaseMs, now };
   const started = now();
   const cursor = await deps.state.get(cursorKey(gsm), Cursor);
   const since = cursor?.value.modifiedSince;
-  let newest = since ?? '';
-  let examined = 0;
-  const infected: Detected[] = [];
-  const cleaned: Detected[] = [];
-  const paginator = deps.client.gsmAgentStatus(gsm, {
-    returnedInfo: ['BasicInfo', 'ExtendedInfo'],
-    batchSize: 1000,
-    prefetch: true,
-    ...(since ? { modifiedSince: since } : {}),
-  });
-  const previous = new Map<string, EndpointRecord | undefined>();
-  for await (const entry of paginator.entries()) {
-    examined++;
-    if (entry.LastChanged > newest) newest = entry.LastChanged;
-    const reading = readInfection(entry);
-    const key = endpointKey(gsm, entry.MachineID);
-    // On the first pass no endpoint has a record yet, so clean ones need no state call at all.
-    if (!reading.infected && !since) continue;
-    const current = await deps.state.get(key, EndpointRecord);
-    const record = {
-      infected: reading.infected,
-      threat: reading.threat,
-      changedAt: entry.LastChanged,
-    };
-    if (!(await transition(deps.state, key, current, record))) continue;
-    previous.set(key, current?.value);
-    (reading.infected ? infected : cleaned).push({ entry, reading });
-  }
+  const recovered = await takeOverExpired(deps.state, gsm, lease);
 
-  const toSend = [
-    ...(infected.length > settings.summaryThreshold
-      ? [summaryAlert(gsm, infected, 50)]
-      : infected.map((d) => infectionAlert(gsm, d))),
-    ...(settings.alertOnClean ? cleaned.map((d) => cleanedAlert(gsm, d)) : []),
-  ];
+  const walk: WalkProgress = { examined: 0, newest: since ?? '', held: [], unsettled: 0 };
+  let walkError: unknown;
   try {
-    for (const alert of toSend) await deps.alerts.publish(alert);
+    await walkChanges(deps, gsm, since, lease, settings, walk);
   } catch (error) {
-    // Unclaim, so the next run sees these transitions again and alerts them.
-    for (const [key, before] of previous) await undo(deps.state, key, before);
-    throw error;
+    walkError = error;
   }
+  let delivered: Delivered;
+  try {
+    delivered = await deliver(deps, gsm, [...recovered, ...walk.held], { ...settings, now });
+  } catch (error) {
+    if (walkError === undefined) throw error;
+    throw new AggregateError([walkError, error], 'the walk failed and so did sending its alerts');
+  }
+  if (walkError !== undefined) throw walkError;
 
   const walkMs = now() - started;
-  const next = newest
-    ? new Date(Date.parse(newest) - settings.overlapMs - walkMs).toISOString()
+  const next = walk.newest
+    ? new Date(Date.parse(walk.newest) - settings.overlapMs - walkMs).toISOString()
     : since;
-  if (next && next !== since && (!since || next > since)) {
+  if (walk.unsettled === 0 && next && (!since || next > since)) {
     try {
       await deps.state.put(
         cursorKey(gsm),
@@ -96,10 +108,10 @@ export async function scanGsm(
   }
   return {
     gsm,
-    examined,
-    infected: infected.length,
-    cleaned: cleaned.length,
-    alerts: toSend.length,
-    modifiedSince: next ?? null,
+    examined: walk.examined,
+    recovered: recovered.length,
+    ...delivered,
+    unsettled: walk.unsettled,
+    modifiedSince: (walk.unsettled === 0 ? next : since) ?? null,
   };
 }

@@ -1,9 +1,8 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
-  ListObjectsV2Command,
-  type ListObjectsV2CommandOutput,
   PutObjectCommand,
+  paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type * as z from 'zod';
@@ -105,32 +104,27 @@ export class StateStore {
 
   /**
    * The records under a prefix, page by page in key order, each with its key (relative to the
-   * store's prefix, as `get` takes it) and ETag, which changes whenever the record is written;
-   * callers can stop early.
+   * store's prefix, as `get` takes it) and ETag, which changes whenever the record is written.
+   * Memory stays flat however many there are, and callers can stop early.
    *
    * @example
-   * for await (const { key, etag } of state.list('report-fetcher/gsm=G/date=2026-06-01/')) …
+   * for await (const { key } of state.list('infection-alerter/G/claims/')) await recover(key);
    */
-  async *list(prefix: string): AsyncGenerator<{ key: string; etag: string }> {
-    let token: string | undefined;
-    do {
-      let page: ListObjectsV2CommandOutput;
-      try {
-        page = await this.s3.send(
-          new ListObjectsV2Command({
-            Bucket: this.bucket,
-            Prefix: this.prefix + prefix,
-            ...(token ? { ContinuationToken: token } : {}),
-          }),
-        );
-      } catch (error) {
-        throw new StorageError(`Cannot list state ${prefix}`, { cause: error });
+  async *list(keyPrefix: string, pageSize = 1000): AsyncGenerator<{ key: string; etag: string }> {
+    const pages = paginateListObjectsV2(
+      { client: this.s3, pageSize },
+      { Bucket: this.bucket, Prefix: this.prefix + keyPrefix },
+    );
+    try {
+      for await (const page of pages) {
+        for (const object of page.Contents ?? []) {
+          if (object.Key)
+            yield { key: object.Key.slice(this.prefix.length), etag: object.ETag ?? '' };
+        }
       }
-      for (const o of page.Contents ?? []) {
-        if (o.Key) yield { key: o.Key.slice(this.prefix.length), etag: o.ETag ?? '' };
-      }
-      token = page.NextContinuationToken;
-    } while (token);
+    } catch (error) {
+      throw new StorageError(`Cannot list state under ${keyPrefix}`, { cause: error });
+    }
   }
 
   async delete(key: string): Promise<void> {

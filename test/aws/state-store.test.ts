@@ -85,4 +85,13 @@ describe('Class: StateStore', () => {
     expect(await state.update('update/new.json', Cursor, () => undefined)).toBe(false);
     expect((await state.get('update/new.json', Cursor))?.etag).toBe(etag);
   });
+
+  it('lists the keys under a prefix across pages, relative to the store', async () => {
+    const keys = ['listed/a.json', 'listed/b.json', 'listed/c.json', 'listed/d/e.json'];
+    await Promise.all(keys.map((key) => state.put(key, { at: key })));
+    await state.put('listed-elsewhere.json', { at: 'x' });
+    const listed: string[] = [];
+    for await (const { key } of state.list('listed/', 2)) listed.push(key);
+    expect(listed.sort()).toEqual(keys);
+  });
 });

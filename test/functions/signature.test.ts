@@ -49,4 +49,33 @@ describe('Function: checkSignature', () => {
       { numRuns: 300 },
     );
   });
+
+  it('signs the raw bytes: a text body and its UTF-8 bytes sign alike (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (body) => {
+        expect(sign(SECRET, NOW, Buffer.from(body, 'utf8'))).toBe(sign(SECRET, NOW, body));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('verifies bytes that are not UTF-8 as they are, not as a decoder would repair them (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        fc.integer({ min: 0x80, max: 0xff }),
+        (bytes, stray) => {
+          // A trailing byte of 0x80 or above makes most bodies invalid UTF-8; the rest are skipped.
+          const body = Buffer.concat([Buffer.from(bytes), Buffer.from([stray])]);
+          fc.pre(!Buffer.from(body.toString('utf8'), 'utf8').equals(body));
+          expect(checkSignature(sign(SECRET, NOW, body), SECRET, body, NOW, 300)).toBeUndefined();
+          const repaired = body.toString('utf8');
+          expect(checkSignature(sign(SECRET, NOW, repaired), SECRET, body, NOW, 300)).toBe(
+            'mismatch',
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -46,6 +46,20 @@ function delivery(
   };
 }
 
+/** The same delivery with its body as bytes, base64-encoded as API Gateway passes binary bodies. */
+function encodedDelivery(bytes: Buffer, signedOver: string | Buffer = bytes) {
+  const at = Math.floor(Date.now() / 1000);
+  return {
+    requestContext: { http: { method: 'POST' } },
+    headers: {
+      'content-type': 'application/json',
+      'skywatch-signature': sign(product.webhookSecret, at, signedOver),
+    },
+    body: bytes.toString('base64'),
+    isBase64Encoded: true,
+  };
+}
+
 async function send(body: string, options?: Parameters<typeof delivery>[1]) {
   const res = await product.run<Response>('cart-customer-webhook', delivery(body, options));
   return { ...res, json: JSON.parse(res.body) as Record<string, unknown> };
@@ -86,6 +100,57 @@ describe('Function: cart-customer-webhook', () => {
     });
   });
 
+  it('replays an identical signed delivery without an Idempotency-Key instead of posting twice', async () => {
+    const cart = carts.find((c) => c.type === 'standard')?.vendorOrderCode ?? '';
+    const body = JSON.stringify({ vendorOrderCode: cart, shipping: { ...customer, city: 'Bath' } });
+    const calls = cartCalls();
+    const event = delivery(body);
+    const first = await product.run<Response>('cart-customer-webhook', event);
+    const again = await product.run<Response>('cart-customer-webhook', event);
+    expect(first.statusCode).toBe(200);
+    expect(again).toMatchObject({ statusCode: 200, body: first.body });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(cartCalls() - calls).toBe(1);
+    // The signature is the key: the same body signed at another second is another delivery.
+    const resigned = await send(body, { at: Math.floor(Date.now() / 1000) - 5 });
+    expect(resigned.statusCode).toBe(200);
+    expect(resigned.headers['idempotent-replayed']).toBeUndefined();
+    expect(cartCalls() - calls).toBe(2);
+  });
+
+  it('verifies base64-encoded bodies over their raw bytes, multi-byte characters included', async () => {
+    const cart = carts.find((c) => c.type === 'standard')?.vendorOrderCode ?? '';
+    const body = JSON.stringify({
+      vendorOrderCode: cart,
+      shipping: { ...customer, firstName: 'Zoë 😀', city: 'Zürich' },
+    });
+    const res = await product.run<Response>(
+      'cart-customer-webhook',
+      encodedDelivery(Buffer.from(body, 'utf8')),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body).customers.Shipping).toMatchObject({
+      FirstName: 'Zoë 😀',
+      City: 'Zürich',
+    });
+  });
+
+  it('refuses a signed body that is not UTF-8 as such, naming the body, without calling the service', async () => {
+    const calls = cartCalls();
+    const head = Buffer.from('{"vendorOrderCode":"SO-1","shipping":{"city":"', 'utf8');
+    const bytes = Buffer.concat([head, Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}}')]);
+    const signed = await product.run<Response>('cart-customer-webhook', encodedDelivery(bytes));
+    expect(signed.statusCode).toBe(400);
+    expect(JSON.parse(signed.body)).toMatchObject({ error: 'invalid_encoding', field: '(body)' });
+    // Signed over the text a lenient decoder makes of those bytes, it is not what was sent.
+    const lossy = await product.run<Response>(
+      'cart-customer-webhook',
+      encodedDelivery(bytes, bytes.toString('utf8')),
+    );
+    expect(JSON.parse(lossy.body)).toMatchObject({ error: 'signature_mismatch' });
+    expect(cartCalls()).toBe(calls);
+  });
+
   it('refuses bad signatures, expired ones and replays outside the window, before calling the service', async () => {
     const body = JSON.stringify({ vendorOrderCode: carts[0]?.vendorOrderCode, shipping: customer });
     const calls = cartCalls();
@@ -104,7 +169,10 @@ describe('Function: cart-customer-webhook', () => {
 
   it('names the field at fault for malformed and invalid bodies', async () => {
     const notJson = await send('{"vendorOrderCode": ');
-    expect(notJson).toMatchObject({ statusCode: 400, json: { error: 'malformed_json' } });
+    expect(notJson).toMatchObject({
+      statusCode: 400,
+      json: { error: 'malformed_json', field: '(body)' },
+    });
     const badCountry = await send(
       JSON.stringify({ vendorOrderCode: 'SO-1', shipping: { ...customer, country: 'gb' } }),
     );
@@ -122,8 +190,14 @@ describe('Function: cart-customer-webhook', () => {
       vendorOrderCode: 'SO-1',
       shipping: { ...customer, city: 'x'.repeat(40_000) },
     });
-    expect((await send(big)).statusCode).toBe(413);
-    expect((await send('{}', { type: 'text/plain' })).statusCode).toBe(415);
+    expect(await send(big)).toMatchObject({
+      statusCode: 413,
+      json: { error: 'payload_too_large', field: '(body)' },
+    });
+    expect(await send('{}', { type: 'text/plain' })).toMatchObject({
+      statusCode: 415,
+      json: { error: 'unsupported_media_type', field: 'Content-Type' },
+    });
     const get = await product.run<Response>('cart-customer-webhook', {
       ...delivery('{}'),
       requestContext: { http: { method: 'GET' } },

@@ -168,6 +168,7 @@ export function refusedDelivery(
               signature: undefined,
               status: 413,
               error: 'payload_too_large',
+              field: '(body)',
               mentions: String(MAX_BODY_BYTES),
             };
             return sign_ ? signed(r) : r;

@@ -1,0 +1,52 @@
+import type { StateStore } from '../../lib/aws/index.js';
+import type { SkywatchClient } from '../../lib/index.js';
+import { endpointFacts } from './alerts.js';
+import { claimTransition, type HeldClaim, type Lease } from './claims.js';
+import { readInfection } from './infection-state.js';
+import { EndpointRecord, endpointKey } from './records.js';
+
+/** What a walk found so far; filled in as it goes, so a walk that fails keeps its claims. */
+export interface WalkProgress {
+  examined: number;
+  /** Newest LastChanged seen, or the starting cursor. */
+  newest: string;
+  /** Claims this run made, to be delivered whether or not the walk finishes. */
+  held: HeldClaim[];
+  /** Transitions seen that neither this run nor another one's claim has taken on. */
+  unsettled: number;
+}
+
+/**
+ * One pass over the endpoints of a GSM changed since the cursor (4.3 with modifiedSince and only
+ * the two groups needed), claiming each transition of an endpoint's infected state.
+ */
+export async function walkChanges(
+  deps: { client: SkywatchClient; state: StateStore },
+  gsm: string,
+  since: string | undefined,
+  lease: Lease,
+  options: { pageSize: number; alertOnClean: boolean },
+  progress: WalkProgress,
+): Promise<void> {
+  const paginator = deps.client.gsmAgentStatus(gsm, {
+    returnedInfo: ['BasicInfo', 'ExtendedInfo'],
+    batchSize: options.pageSize,
+    prefetch: true,
+    ...(since ? { modifiedSince: since } : {}),
+  });
+  for await (const entry of paginator.entries()) {
+    progress.examined++;
+    if (entry.LastChanged > progress.newest) progress.newest = entry.LastChanged;
+    const reading = readInfection(entry);
+    // On the first pass no endpoint has a record yet, so clean ones need no state call at all.
+    if (!reading.infected && !since) continue;
+    const current = await deps.state.get(endpointKey(gsm, entry.MachineID), EndpointRecord);
+    const offer = await claimTransition(deps.state, gsm, lease, current, {
+      record: { infected: reading.infected, threat: reading.threat, changedAt: entry.LastChanged },
+      alert: reading.infected ? 'infection' : options.alertOnClean ? 'infection-cleaned' : null,
+      endpoint: endpointFacts(entry, reading),
+    });
+    if (offer.kind === 'claimed') progress.held.push(offer.held);
+    if (offer.kind === 'unsettled') progress.unsettled++;
+  }
+}
