@@ -111,6 +111,25 @@ describe('Fault injection: status faults', () => {
   });
 });
 
+describe('Fault injection: refused rules', () => {
+  it('refuses a status no fault may answer and keeps serving under the rules it had', async () => {
+    em.setFaults([{ operation: 'status.gsm', kind: 'status', status: 503 }]);
+    expect(() =>
+      em.setFaults([{ operation: 'status.site', kind: 'status', status: 404 as 503 }]),
+    ).toThrow('faults[0].status must be one of 429, 500, 502, 503, 504 (got 404)');
+    const res = await fetch(`${em.adminUrl}/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ faults: [{ kind: 'status', status: Number('abc') }] }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/status must be one of 429/);
+    // Still serving, under the rule set before the refused ones.
+    expect(await statusOf(sitePath)).toBe(200);
+    expect(await statusOf(gsmPath)).toBe(503);
+  });
+});
+
 describe('Fault injection: transport faults', () => {
   it('adds 100 ms of latency by default', async () => {
     em.setFaults([{ operation: 'status.site', kind: 'latency', count: 1 }]);
