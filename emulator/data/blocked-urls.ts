@@ -147,7 +147,8 @@ export class BlockedUrlCounts {
           for (let k = 0; k < total; k++)
             if (hash2(dayHash, 0x100 + k) % DAY_MS < cutoff) actions++;
         }
-        sums[d * 4 + category] += actions;
+        const at = d * 4 + category;
+        sums[at] = (sums[at] as number) + actions;
       }
     };
     for (let index = site.start; index < site.start + site.count; index++) add(index, false);
