@@ -211,9 +211,12 @@ describe('Fault injection: determinism', () => {
       const fx = fixture(other);
       const cart = other.info().carts[0]?.vendorOrderCode ?? '';
       const seen: Record<string, number[]> = {};
+      const record = (operation: string, status: number) => {
+        seen[operation] = [...(seen[operation] ?? []), status];
+      };
       const note = async (operation: string, res: Response) => {
         await res.arrayBuffer();
-        (seen[operation] ??= []).push(res.status);
+        record(operation, res.status);
       };
       let tok = '';
       for (let i = 0; i < 24; i += 1) {
@@ -226,7 +229,7 @@ describe('Fault injection: determinism', () => {
             'ECom.Shop',
           ]),
         );
-        (seen.token ??= []).push(res.status);
+        record('token', res.status);
         // A refused token request leaves the last good token in use (the clock is frozen).
         if (res.status === 200) tok = String(res.body.access_token);
         await note(
