@@ -63,7 +63,7 @@ async function load(dir: string): Promise<Target> {
     const reply = route.handle({
       state,
       params: [gsm.key],
-      query: new Query(url.searchParams),
+      query: new Query(url.searchParams, route.query),
       url,
       search: url.searchParams,
       xml: false,
@@ -89,7 +89,7 @@ async function load(dir: string): Promise<Target> {
     const reply = blocked.handle({
       state: fresh,
       params: [gsm.key, site.id],
-      query: new Query(url.searchParams),
+      query: new Query(url.searchParams, blocked.query),
       url,
       search: url.searchParams,
       xml: false,
