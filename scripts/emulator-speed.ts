@@ -4,17 +4,18 @@ import { pathToFileURL } from 'node:url';
 
 /**
  * Speed of a full 1,000-entry agent-status page (docs/emulator.md, Speed):
- *   npx tsx scripts/emulator-speed.ts [runs] [emulator-dir ...]
- * For each emulator directory (default ./emulator; give an older checkout's too to compare
- * under the same load) it times the route handler plus the UTF-8 encoding of the body, and a
- * full HTTP round trip over a kept-alive connection, rotating through consecutive pages of a
- * GSM of 1,000,000 endpoints. It also times 4.9 (blocked-URL counts, default 7-day window) of a
- * site of ~125,000 endpoints with nothing cached: each run starts its clock on another day.
- * The directories are measured in turns, so both see the same load.
+ *   npx tsx scripts/emulator-speed.ts [runs] [emulator-dir]
+ * It times, for the emulator in `emulator-dir` (default ./emulator; an older checkout's to
+ * compare), the route handler plus the UTF-8 encoding of the body, and a full HTTP round trip
+ * over a kept-alive connection, rotating through consecutive pages of a GSM of 1,000,000
+ * endpoints. It also times 4.9 (blocked-URL counts, default 7-day window) of a site of
+ * ~125,000 endpoints with nothing cached: each run starts its clock on another day.
+ * To compare two checkouts under the same load, run them alternately, each in its own process
+ * (in one process they would share, and disturb, one garbage-collected heap).
  */
 
 const runs = Number(process.argv[2] ?? 200);
-const dirs = process.argv.slice(3).length > 0 ? process.argv.slice(3) : ['emulator'];
+const dirs = [process.argv[3] ?? 'emulator'];
 const OPTIONS = { seed: 1, gsmCount: 1, sitesPerGsm: 8, endpointsPerGsm: 1_000_000 };
 const NOW = '2026-06-15T12:00:00Z';
 
