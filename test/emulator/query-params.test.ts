@@ -75,6 +75,7 @@ describe('Query parameters: only the ones an operation takes', () => {
     ['4.8', 'format', 'reportType, effectiveDate'],
     ['4.9', 'includeUninstalled', 'includeDeactivated, includeHidden, startDate, endDate'],
     ['4.10', 'dryRun', 'which takes none'],
+    ['4.5', 'api-version', 'reportType, effectiveDate'],
   ])(
     'answers %s with 400 naming the unknown parameter %s and listing its own',
     async (op, name, listed) => {
@@ -91,6 +92,18 @@ describe('Query parameters: only the ones an operation takes', () => {
   it('checks the access token before the parameters', async () => {
     const res = await call(em, paths['4.3'] ?? '', { query: { sort: 'HostName' } });
     await expectProblem(res, 401, 'invalid_token');
+  });
+});
+
+describe('Versioning: no selection', () => {
+  it('ignores an api-version request header and names the one version it serves', async () => {
+    const res = await call(em, paths['4.5'] ?? '', {
+      token: tok,
+      headers: { 'api-version': '2.0' },
+    });
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('api-version')).toBe('1.0.26271.1');
   });
 });
 
