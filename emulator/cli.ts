@@ -1,44 +1,19 @@
 import { parseArgs } from 'node:util';
+import { parseFaults } from './cli-faults.js';
 import { startEmulator } from './index.js';
-import { type FaultKind, type FaultRule, OPERATIONS, type OperationName } from './types.js';
 
 /**
  * `npm run emulator`: runs the emulator until interrupted. Flags win over environment
- * variables; see docs/emulator.md.
+ * variables; see docs/emulator.md. Every flag is checked before the server starts, so a bad
+ * one ends the process with a message naming it instead of failing requests later.
  */
 
-const KINDS: FaultKind[] = [
-  'status',
-  'latency',
-  'reset',
-  'truncate',
-  'malformed',
-  'revoke',
-  'wrong-type',
-];
-
-/** `operation:kind[:status][:probability]`, e.g. `status.gsm:status:503:0.1,*:latency:0.5`. */
-export function parseFaults(text: string): FaultRule[] {
-  return text
-    .split(',')
-    .filter((s) => s.trim().length > 0)
-    .map((spec) => {
-      const [operation = '*', kind = '', ...rest] = spec.trim().split(':');
-      if (operation !== '*' && !(OPERATIONS as readonly string[]).includes(operation)) {
-        throw new Error(
-          `unknown operation in fault ${spec}; use one of *, ${OPERATIONS.join(', ')}`,
-        );
-      }
-      if (!(KINDS as string[]).includes(kind))
-        throw new Error(`unknown fault kind in ${spec}; use ${KINDS.join(', ')}`);
-      const rule: FaultRule = {
-        operation: operation as OperationName | '*',
-        kind: kind as FaultKind,
-      };
-      if (kind === 'status') rule.status = Number(rest.shift()) as FaultRule['status'];
-      if (rest[0] !== undefined) rule.probability = Number(rest[0]);
-      return rule;
-    });
+/** An integer flag; text that is not one is refused naming the flag. */
+function integerFlag(flag: string, text: string | undefined): number {
+  if (text === undefined || !/^-?\d+$/.test(text.trim())) {
+    throw new RangeError(`--${flag} must be an integer (got ${JSON.stringify(text ?? '')})`);
+  }
+  return Number(text);
 }
 
 async function main(): Promise<void> {
@@ -56,11 +31,11 @@ async function main(): Promise<void> {
     },
   });
   const emulator = await startEmulator({
-    port: Number(values.port),
-    seed: Number(values.seed),
-    gsmCount: Number(values.gsms),
-    sitesPerGsm: Number(values.sites),
-    endpointsPerGsm: Number(values.endpoints),
+    port: integerFlag('port', values.port),
+    seed: integerFlag('seed', values.seed),
+    gsmCount: integerFlag('gsms', values.gsms),
+    sitesPerGsm: integerFlag('sites', values.sites),
+    endpointsPerGsm: integerFlag('endpoints', values.endpoints),
     now: values.now,
     faults: parseFaults(values.faults ?? ''),
     strictUserAgent: !values['lax-user-agent'],

@@ -71,6 +71,8 @@ export class Control {
       else if (action !== 'touch')
         throw new RangeError(`unknown endpoint action ${String(action)}`);
     });
+    // Hiding and deactivating move an endpoint's blocked-URL actions between categories.
+    state.blockedUrls.invalidate();
   }
 
   machineIds(siteKey: string, limit = 10): string[] {
@@ -93,11 +95,14 @@ export class Control {
     const site = state.data.site(siteKey);
     if (!site) throw new RangeError(`unknown site ${siteKey}`);
     const now = state.clock.now();
-    return state.data.enrol(site, count).map((index) => {
+    const ids = state.data.enrol(site, count).map((index) => {
       // Enrolment is a change: it gives the endpoint its FirstSeen and LastChanged.
       state.changes.update(site.gsmIndex, index, now, () => {});
       return machineId(state.options.seed, site.gsmIndex, index);
     });
+    // A site's blocked-URL actions are shared among its endpoints, new ones included.
+    state.blockedUrls.invalidate();
+    return ids;
   }
 
   addBlockedUrls(siteId: string, date: string, count: number): void {
@@ -109,6 +114,7 @@ export class Control {
     }
     const key = spikeKey(site, day);
     this.state.spikes.set(key, (this.state.spikes.get(key) ?? 0) + count);
+    this.state.blockedUrls.invalidate();
   }
 
   revokeTokens(): void {

@@ -1,3 +1,4 @@
+import { parseFaultRules } from './fault-rules.js';
 import type { EmulatorClient, EmulatorOptions, EmulatorUser, FaultRule } from './types.js';
 
 /** The base URL scope placeholder in user scope lists (spec 5.3: the scope is `{base_url}`). */
@@ -58,13 +59,17 @@ export interface ResolvedOptions {
   idp: { issuer: string; audience: string; key: string };
 }
 
-function positiveInt(name: string, value: number, max: number): number {
-  if (!Number.isInteger(value) || value < 1 || value > max) {
+function integerIn(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
     throw new RangeError(
-      `emulator option ${name} must be an integer from 1 to ${max} (got ${value})`,
+      `emulator option ${name} must be an integer from ${min} to ${max} (got ${value})`,
     );
   }
   return value;
+}
+
+function positiveInt(name: string, value: number, max: number): number {
+  return integerIn(name, value, 1, max);
 }
 
 /** Applies defaults and rejects impossible shapes early, with the option's name. */
@@ -83,9 +88,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     throw new RangeError('emulator option endpointsPerGsm must be at least sitesPerGsm');
   }
   return {
-    port: options.port ?? 0,
+    port: integerIn('port', options.port ?? 0, 0, 65_535),
     host: options.host ?? '127.0.0.1',
-    seed: options.seed ?? 1,
+    seed: integerIn('seed', options.seed ?? 1, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     gsmCount: positiveInt('gsmCount', options.gsmCount ?? 2, 255),
     sitesPerGsm,
     endpointsPerGsm,
@@ -114,7 +119,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       options.reportRetentionDays ?? 400,
       3650,
     ),
-    faults: options.faults ?? [],
+    // Checked here, not on the first request: a bad status would crash the server there.
+    faults: parseFaultRules(options.faults ?? [], 'emulator option faults'),
     clients: options.clients ?? [DEMO_CLIENT],
     users: options.users ?? DEMO_USERS,
     idp: options.idp ?? DEMO_IDP,

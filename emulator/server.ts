@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requireScope } from './auth/bearer.js';
-import { tokenEndpoint } from './auth/token-endpoint.js';
+import { OAuthError } from './auth/oauth-error.js';
+import { oauthErrorReply, tokenEndpoint } from './auth/token-endpoint.js';
 import type { Control } from './control.js';
 import type { FaultDecision } from './http/faults.js';
 import { wantsXml } from './http/negotiate.js';
@@ -61,11 +62,16 @@ function decodeSegment(name: string, segment: string): string {
 }
 
 /** Finds the operation of a request, or answers why there is none. */
-function route(method: string, path: string): { op: OperationName; index: number } | Problem {
+function route(
+  method: string,
+  path: string,
+): { op: OperationName; index: number } | Problem | OAuthError {
   if (path === TOKEN_PATH) {
     return method === 'POST'
       ? { op: 'token', index: -1 }
-      : new Problem(405, 'method_not_allowed', 'use POST', undefined, { allow: 'POST' });
+      : new OAuthError(405, 'invalid_request', 'the token endpoint takes POST only', {
+          allow: 'POST',
+        });
   }
   const index = ROUTES.findIndex((r) => r.pattern.test(path));
   const found = ROUTES[index];
@@ -85,7 +91,7 @@ async function serve(
 ): Promise<{ reply: Reply; fault?: FaultDecision }> {
   const method = req.method ?? 'GET';
   const found = route(method, url.pathname);
-  if (found instanceof Problem) throw found;
+  if (found instanceof Problem || found instanceof OAuthError) throw found;
   state.stats.requests++;
   state.stats.byOperation[found.op] = (state.stats.byOperation[found.op] ?? 0) + 1;
 
@@ -95,11 +101,10 @@ async function serve(
   if (fault?.kind === 'revoke') state.tokens.revokeAccessTokens();
 
   if (state.options.strictUserAgent && !req.headers['user-agent']) {
-    throw new Problem(
-      400,
-      'user_agent_required',
-      'send a User-Agent header that names your client and its version',
-    );
+    const why = 'send a User-Agent header that names your client and its version';
+    // The token endpoint answers its own refusals in the RFC 6749 shape, this one included.
+    if (found.op === 'token') throw new OAuthError(400, 'invalid_request', why);
+    throw new Problem(400, 'user_agent_required', why);
   }
   const body = method === 'POST' ? await readBody(req) : '';
   if (found.op === 'token') return { reply: tokenEndpoint(state, req.headers, body), fault };
@@ -121,7 +126,7 @@ async function serve(
   const ctx = {
     state,
     params,
-    query: new Query(url.searchParams),
+    query: new Query(url.searchParams, r.query),
     url,
     search: url.searchParams,
     xml,
@@ -160,6 +165,16 @@ export function createListener(state: EmulatorState, control: Control, origin: s
         const { reply, fault } = await serve(state, req, url);
         send(res, reply, fault, state.clock.now());
       } catch (error) {
+        const tokenRefusal =
+          error instanceof OAuthError
+            ? error
+            : error instanceof BodyTooLarge && url.pathname === TOKEN_PATH
+              ? new OAuthError(413, 'invalid_request', `the body is limited to ${MAX_BODY} bytes`)
+              : undefined;
+        if (tokenRefusal) {
+          send(res, oauthErrorReply(tokenRefusal), undefined, state.clock.now());
+          return;
+        }
         const problem =
           error instanceof Problem
             ? error

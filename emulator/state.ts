@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { TokenStore } from './auth/token-store.js';
 import { Clock } from './clock.js';
-import type { Spikes } from './data/blocked-urls.js';
+import { BlockedUrlCounts, type Spikes } from './data/blocked-urls.js';
 import { type Cart, seedCarts } from './data/carts.js';
 import { Dataset } from './data/dataset.js';
 import { EndpointChanges } from './data/endpoint-state.js';
@@ -17,6 +17,8 @@ export interface EmulatorState {
   data: Dataset;
   changes: EndpointChanges;
   spikes: Spikes;
+  /** 4.9 counts, cached per emulator: two emulators in one process never share figures. */
+  blockedUrls: BlockedUrlCounts;
   carts: Map<string, Cart>;
   tokens: TokenStore;
   faults: FaultEngine;
@@ -45,12 +47,15 @@ export function createState(options: ResolvedOptions, origin: string): EmulatorS
     endpointsPerGsm: options.endpointsPerGsm,
     anchor: startOfDay(clock.now()),
   });
+  const changes = new EndpointChanges();
+  const spikes: Spikes = new Map();
   return {
     options,
     clock,
     data,
-    changes: new EndpointChanges(),
-    spikes: new Map(),
+    changes,
+    spikes,
+    blockedUrls: new BlockedUrlCounts(data, changes, spikes),
     carts: new Map(seedCarts(options.seed, options.cartCount).map((c) => [c.vendorOrderCode, c])),
     tokens: new TokenStore(
       options.accessTokenTtlSeconds * 1000,

@@ -20,6 +20,24 @@ export const OPERATIONS = [
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 
+/** Fault kinds; see FaultKind. */
+export const FAULT_KINDS = [
+  'status',
+  'latency',
+  'reset',
+  'truncate',
+  'malformed',
+  'revoke',
+  'wrong-type',
+] as const;
+
+/**
+ * Statuses a `status` fault may answer: the ones a rate limiter, a failing service or a proxy
+ * in front of it sends. 4xx statuses other than 429 are the client's fault, not the service's,
+ * and 408 means the client was too slow to send its request, which the emulator does not model.
+ */
+export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
+
 export type FaultKind =
   /** Answer with `status` (429, 500, 502, 503, 504) and a problem body; 429/503 carry Retry-After. */
   | 'status'
@@ -46,8 +64,8 @@ export interface FaultRule {
   /** Only requests whose URL path contains this text, e.g. one site's key code. */
   pathIncludes?: string;
   kind: FaultKind;
-  /** For kind `status`. */
-  status?: 429 | 500 | 502 | 503 | 504;
+  /** For kind `status` (default 503). */
+  status?: (typeof FAULT_STATUSES)[number];
   /** Chance per matching request, 0..1 (default 1). Drawn from a PRNG seeded by the dataset seed. */
   probability?: number;
   /** Fire at most this many times (default unlimited). */

@@ -4,8 +4,11 @@ export class OAuthError extends Error {
     readonly status: number,
     readonly error: string,
     description: string,
+    /** Extra response headers, e.g. `Allow` on a 405. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(description);
+    this.name = 'OAuthError';
   }
 }
 

@@ -86,13 +86,21 @@ export function tokenEndpoint(
           ? new OAuthError(400, 'invalid_scope', error.message)
           : new OAuthError(400, 'invalid_request', 'the request could not be read');
     state.stats.tokenGrants.failed++;
-    const headers: Record<string, string> = { ...NO_STORE };
-    if (oauth.status === 401) headers['www-authenticate'] = 'Basic realm="skywatch"';
-    return {
-      status: oauth.status,
-      contentType: 'application/json; charset=utf-8',
-      headers,
-      body: JSON.stringify({ error: oauth.error, error_description: oauth.message }),
-    };
+    return oauthErrorReply(oauth);
   }
+}
+
+/**
+ * The RFC 6749 §5.2 answer to a refused token request: every refusal the token endpoint makes
+ * itself (grants, client authentication, and before them method, User-Agent and body size).
+ */
+export function oauthErrorReply(oauth: OAuthError): Reply {
+  const headers: Record<string, string> = { ...NO_STORE, ...oauth.headers };
+  if (oauth.status === 401) headers['www-authenticate'] = 'Basic realm="skywatch"';
+  return {
+    status: oauth.status,
+    contentType: 'application/json; charset=utf-8',
+    headers,
+    body: JSON.stringify({ error: oauth.error, error_description: oauth.message }),
+  };
 }

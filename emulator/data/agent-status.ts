@@ -1,4 +1,5 @@
 import type { EndpointFacts } from './endpoint-facts.js';
+import { BYTE_HEX } from './ids.js';
 import { between, hash2, pick } from './random.js';
 import { isoSeconds as t } from './time-format.js';
 
@@ -100,25 +101,27 @@ function enabledFeatures(f: EndpointFacts): string {
   );
 }
 
+const grade = (x: number) => pick(x, ['Good', 'Fair', 'Poor']);
+
 function systemAnalyzer(f: EndpointFacts): string {
   const h = hash2(f.h, 30);
-  const grade = (x: number) => pick(x, ['Good', 'Fair', 'Poor']);
   return (
     `"SystemAnalyzerScore":${between(h, 40, 100)},"HardwareScore":"${grade(h >>> 3)}",` +
     `"SoftwareScore":"${grade(h >>> 6)}","ThreatsScore":"${f.infected ? 'Poor' : 'Good'}"`
   );
 }
 
+/** One octet of a MAC address drawn from `h`. */
+const octet = (h: number, i: number) => BYTE_HEX[hash2(h, i) & 255] as string;
+
 function osAndVersions(f: EndpointFacts): string {
   const h = hash2(f.h, 31);
-  const mac = [0, 1, 2, 3, 4, 5].map((i) =>
-    ((hash2(h, i) & 255) | 0).toString(16).padStart(2, '0'),
-  );
+  const mac = `${octet(h, 0)}:${octet(h, 1)}:${octet(h, 2)}:${octet(h, 3)}:${octet(h, 4)}:${octet(h, 5)}`;
   const domain = `corp${f.site.localIndex}.example.com`;
   return (
     `"OSBuild":${between(h, 17763, 26100)},"OSPlatform":2,"OSLanguage":1033,` +
     `"CurrentUser":"user${h % 500}","NumUsers":${between(h, 1, 3)},"MaxUsers":10,` +
-    `"internalIP":"192.168.${h % 255}.${(h >>> 8) % 255}","MACAddress":"${mac.join(':').toUpperCase()}",` +
+    `"internalIP":"192.168.${h % 255}.${(h >>> 8) % 255}","MACAddress":"${mac}",` +
     `"ADSTRING":"CN=${f.hostName},OU=Computers,DC=corp${f.site.localIndex}","Workgroup":"CORP${f.site.localIndex}",` +
     `"DNSServer":"192.168.0.1","BinType":"x64","Email":"user${h % 500}@${domain}",` +
     `"OtherAVProduct":"","OtherAVProductVersion":"","IsOtherAVEnabled":false,"IsOtherAVUpdated":false,` +

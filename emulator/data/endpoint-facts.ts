@@ -1,7 +1,7 @@
 import type { Gsm, Site } from './dataset.js';
 import type { EndpointChange, EndpointChanges } from './endpoint-state.js';
 import { machineId } from './ids.js';
-import { between, hash, hash2, pick } from './random.js';
+import { between, hash2, hash4, pick } from './random.js';
 import { DAY_MS } from './time-format.js';
 
 const HOUR_MS = 3_600_000;
@@ -64,7 +64,7 @@ export function endpointFlags(
 
 /** The per-endpoint hash every derived value of the endpoint is drawn from. */
 export function endpointHash(seed: number, gsmIndex: number, index: number): number {
-  return hash(seed, 0xe9d, gsmIndex, index);
+  return hash4(seed, 0xe9d, gsmIndex, index);
 }
 
 export function endpointFacts(

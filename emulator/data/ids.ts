@@ -1,4 +1,4 @@
-import { hash } from './random.js';
+import { hash, hash4 } from './random.js';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -27,14 +27,32 @@ export function uuid(...parts: number[]): string {
   return `${hex(a, 8)}-${time}-${version}-${variant}-${hex(c >>> 16, 4)}${hex(d, 8)}`.toLowerCase();
 }
 
+/** Upper-case hex of every byte: every status entry renders a MachineID. */
+export const BYTE_HEX: readonly string[] = Array.from({ length: 256 }, (_, b) => hex(b, 2));
+
+/** `hex(value, 8)` of an unsigned 32-bit value, from the byte table. */
+function hex8(v: number): string {
+  return (
+    (BYTE_HEX[v >>> 24] as string) +
+    BYTE_HEX[(v >>> 16) & 255] +
+    BYTE_HEX[(v >>> 8) & 255] +
+    BYTE_HEX[v & 255]
+  );
+}
+
 /**
  * MachineIDs carry their own address (GSM and endpoint index) in the third segment so a lookup
  * needs no table; the first two segments are hashes that make a forged address fail to match.
  */
 export function machineId(seed: number, gsmIndex: number, index: number): string {
-  const a = hex(hash(seed, 0x3ac, gsmIndex, index), 8) + hex(hash(seed, 0x3ad, gsmIndex, index), 8);
-  const b = hex(hash(seed, 0x3ae, gsmIndex, index), 8) + hex(hash(seed, 0x3af, gsmIndex, index), 8);
-  return `${a}:::${b}:::${hex(gsmIndex, 2)}${hex(index, 8)}`;
+  const a = hex8(hash4(seed, 0x3ac, gsmIndex, index)) + hex8(hash4(seed, 0x3ad, gsmIndex, index));
+  const b = hex8(hash4(seed, 0x3ae, gsmIndex, index)) + hex8(hash4(seed, 0x3af, gsmIndex, index));
+  // Options keep GSMs below 256 and indexes below 2^32; anything else takes the general form.
+  const address =
+    gsmIndex < 256 && index < 0x100000000
+      ? (BYTE_HEX[gsmIndex] as string) + hex8(index)
+      : hex(gsmIndex, 2) + hex(index, 8);
+  return `${a}:::${b}:::${address}`;
 }
 
 /** The (gsm, index) address of a MachineID this dataset issued, or undefined. */

@@ -20,8 +20,24 @@ function two(n: number): string {
   return n < 10 ? `0${n}` : `${n}`;
 }
 
-/** `YYYY-MM-DDTHH:MM:SSZ` for a millisecond timestamp (seconds precision, UTC). */
+const instantCache = new Map<number, string>();
+
+/**
+ * `YYYY-MM-DDTHH:MM:SSZ` for a millisecond timestamp (seconds precision, UTC). Generated
+ * instants fall on whole hours around the anchor, so a page repeats the same few thousand:
+ * they are kept rather than assembled again.
+ */
 export function isoSeconds(ms: number): string {
+  let text = instantCache.get(ms);
+  if (text === undefined) {
+    text = formatSeconds(ms);
+    if (instantCache.size > 100_000) instantCache.clear();
+    instantCache.set(ms, text);
+  }
+  return text;
+}
+
+function formatSeconds(ms: number): string {
   const day = Math.floor(ms / DAY_MS);
   const secondOfDay = Math.floor((ms - day * DAY_MS) / 1000);
   const h = Math.floor(secondOfDay / 3600);

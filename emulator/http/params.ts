@@ -1,8 +1,10 @@
 import { invalidParameter } from './problem.js';
 
 /**
- * Query and path parameter rules shared by the routes. Query names are matched
- * case-insensitively, as the ASP.NET-style service does; values are checked strictly.
+ * Query and path parameter rules shared by the routes. Values are checked strictly. Names are
+ * matched case-insensitively, as the ASP.NET-style service does; a name the operation does not
+ * take, or a name given twice (in any letter case), is a 400 naming it: a misspelt
+ * `modifedSince` silently ignored would answer every endpoint instead of the changed ones.
  */
 
 export const KEYCODE = /^[A-Z0-9]{4}(-[A-Z0-9]{4}){4}$/i;
@@ -13,10 +15,21 @@ const INSTANT =
 export class Query {
   private readonly values = new Map<string, string>();
 
-  constructor(params: URLSearchParams) {
+  /** `accepted`: the parameter names of the operation, in their documented spelling. */
+  constructor(params: URLSearchParams, accepted: readonly string[]) {
+    const known = new Set(accepted.map((name) => name.toLowerCase()));
     for (const [name, value] of params) {
       const key = name.toLowerCase();
-      if (!this.values.has(key)) this.values.set(key, value);
+      if (!known.has(key)) {
+        throw invalidParameter(
+          name,
+          accepted.length === 0
+            ? 'is not a parameter of this operation, which takes none'
+            : `is not a parameter of this operation; it takes ${accepted.join(', ')}`,
+        );
+      }
+      if (this.values.has(key)) throw invalidParameter(name, 'is given more than once');
+      this.values.set(key, value);
     }
   }
 

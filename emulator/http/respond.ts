@@ -7,7 +7,8 @@ export const XML_TYPE = 'application/xml; charset=utf-8';
 
 export interface Reply {
   status: number;
-  body: string;
+  /** Text, or the bytes already encoded as UTF-8 (large pages are built as bytes). */
+  body: string | Buffer;
   contentType: string;
   headers?: Record<string, string>;
 }
@@ -32,7 +33,7 @@ export function send(
   fault?: FaultDecision,
   now = Date.now(),
 ): void {
-  let body = Buffer.from(reply.body);
+  let body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
   const headers: Record<string, string | number> = {
     'content-type': reply.contentType,
     'api-version': API_VERSION,
@@ -45,7 +46,7 @@ export function send(
   } else if (fault?.kind === 'truncate' && reply.status === 200) {
     body = body.subarray(0, Math.floor(body.length / 2));
   } else if (fault?.kind === 'wrong-type' && reply.status === 200) {
-    body = Buffer.from(withWrongType(reply.body));
+    body = Buffer.from(withWrongType(body.toString()));
   }
   headers['content-length'] = body.length;
   res.writeHead(reply.status, headers);

@@ -1,4 +1,4 @@
-import type { StoredCustomer } from '../data/carts.js';
+import type { Cart, StoredCustomer } from '../data/carts.js';
 import { isCountryCode } from '../data/countries.js';
 import { invalidFields } from '../http/problem.js';
 
@@ -102,8 +102,12 @@ export function validateCustomer(
   };
 }
 
-/** The request model: Shipping required, Reseller optional. Throws a 400 listing every fault. */
-export function validateCartRequest(body: unknown, fromXml: boolean) {
+/**
+ * The request model: Shipping required, Reseller optional. Reseller is read only for a reseller
+ * cart; for any other cart the spec says it is ignored, so it is not even validated there.
+ * Throws a 400 listing every fault.
+ */
+export function validateCartRequest(body: unknown, fromXml: boolean, cartType: Cart['type']) {
   const errors: Errors = {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalidFields({ body: ['must be an AddCustomersToCartRequestServiceModel object'] });
@@ -114,7 +118,7 @@ export function validateCartRequest(body: unknown, fromXml: boolean) {
     add(errors, 'Shipping', 'is required');
   else shipping = validateCustomer(request.Shipping, 'Shipping', errors, fromXml);
   const reseller =
-    request.Reseller === undefined || request.Reseller === null
+    cartType !== 'reseller' || request.Reseller === undefined || request.Reseller === null
       ? undefined
       : validateCustomer(request.Reseller, 'Reseller', errors, fromXml);
   if (Object.keys(errors).length > 0 || !shipping) throw invalidFields(errors);

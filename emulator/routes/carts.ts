@@ -32,10 +32,14 @@ export function addCartCustomers(ctx: RouteContext, isXmlBody: boolean): Reply {
   const code = ctx.params[0] ?? '';
   const cart = ctx.state.carts.get(code);
   if (!cart) throw notFound(`no cart has the vendor order code ${code}`);
-  const { shipping, reseller } = validateCartRequest(readBody(ctx, isXmlBody), isXmlBody);
+  const { shipping, reseller } = validateCartRequest(
+    readBody(ctx, isXmlBody),
+    isXmlBody,
+    cart.type,
+  );
   cart.shipping = shipping;
   // Reseller only means something on reseller carts; other carts ignore it (spec 4.10).
-  if (cart.type === 'reseller' && reseller) cart.reseller = reseller;
+  if (reseller) cart.reseller = reseller;
   const answer: Record<string, unknown> = { Billing: responseCustomer(cart.billing, 'Billing') };
   if (cart.reseller) answer.Reseller = responseCustomer(cart.reseller, 'Reseller');
   answer.Shipping = responseCustomer(cart.shipping, 'Shipping');

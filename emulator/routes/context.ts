@@ -28,5 +28,7 @@ export interface Route {
   scope: (baseUrl: string) => string;
   /** Whether an XML representation is offered (4.8, 4.9, 4.10). */
   xml: boolean;
+  /** The query parameters the operation takes; any other is refused (http/params.ts). */
+  query: readonly string[];
   handle: (ctx: RouteContext) => Reply;
 }

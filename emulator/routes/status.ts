@@ -3,6 +3,7 @@ import type { Gsm, Site } from '../data/dataset.js';
 import { dnspStatusJson } from '../data/dnsp-status.js';
 import { type EndpointFacts, endpointFacts, latestBaseInstant } from '../data/endpoint-facts.js';
 import { parseMachineId } from '../data/ids.js';
+import { ByteWriter } from '../http/byte-writer.js';
 import {
   batchSizeParam,
   isMachineId,
@@ -11,7 +12,7 @@ import {
   type Query,
 } from '../http/params.js';
 import { invalidParameter, notFound } from '../http/problem.js';
-import { jsonReply, type Reply } from '../http/respond.js';
+import { JSON_TYPE, type Reply } from '../http/respond.js';
 import type { EmulatorState } from '../state.js';
 import type { RouteContext } from './context.js';
 import { decodeContinuation, encodeContinuation, queryDigest } from './paging.js';
@@ -108,7 +109,14 @@ export function statusPage(ctx: RouteContext, kind: StatusKind): Reply {
   const render = (f: EndpointFacts) =>
     kind.dnsp ? dnspStatusJson(f) : agentStatusJson(f, groups, anchor);
 
-  const entries: string[] = [];
+  // Entries go to bytes as they are rendered (see ByteWriter); `count` stands for the batch.
+  const out = new ByteWriter(batchSize * (kind.dnsp ? 800 : 3_200) + 1_024);
+  out.text('{"QueryResults":[');
+  let count = 0;
+  const emit = (f: EndpointFacts) => {
+    out.text(count === 0 ? render(f) : `,${render(f)}`);
+    count++;
+  };
   let next: number | undefined;
   if (machineId !== undefined) {
     const address = parseMachineId(seed, machineId);
@@ -118,17 +126,17 @@ export function statusPage(ctx: RouteContext, kind: StatusKind): Reply {
       address.index < state.data.size(gsm) &&
       (!site || state.data.siteOf(gsm, address.index) === site);
     const f = belongs && from === 0 ? matches(address.index) : undefined;
-    if (f) entries.push(render(f));
+    if (f) emit(f);
   } else {
     for (const index of candidates(state, gsm, site, from, since)) {
       const f = matches(index);
       if (!f) continue;
       // One entry past the batch tells whether another batch exists, so no empty last batch.
-      if (entries.length === batchSize) {
+      if (count === batchSize) {
         next = index;
         break;
       }
-      entries.push(render(f));
+      emit(f);
     }
   }
 
@@ -143,7 +151,6 @@ export function statusPage(ctx: RouteContext, kind: StatusKind): Reply {
     token = JSON.stringify(value);
     uri = JSON.stringify(`${state.baseUrl}${ctx.url.pathname.slice('/service'.length)}?${search}`);
   }
-  return jsonReply(
-    `{"QueryResults":[${entries.join(',')}],"ContinuationToken":${token},"ContinuationURI":${uri},"Count":${entries.length}}`,
-  );
+  out.text(`],"ContinuationToken":${token},"ContinuationURI":${uri},"Count":${count}}`);
+  return { status: 200, body: out.bytes(), contentType: JSON_TYPE };
 }

@@ -11,6 +11,12 @@ const p = (path: string) => ({
 });
 const fixed = (scope: string) => () => scope;
 
+/** Query parameters of each family of operations (spec section 4). */
+const AGENT_PAGE = ['machineId', 'returnedInfo', 'modifiedSince', 'batchSize', 'continuation'];
+const DNSP_PAGE = ['machineId', 'modifiedSince', 'batchSize', 'continuation'];
+const REPORT = ['reportType', 'effectiveDate'];
+const BLOCKED_URLS = ['includeDeactivated', 'includeHidden', 'startDate', 'endDate'];
+
 /** Every operation of spec section 4 except the token endpoint, with its scope. */
 export const ROUTES: Route[] = [
   {
@@ -19,6 +25,7 @@ export const ROUTES: Route[] = [
     operation: 'status.site.dnsp',
     scope: (base) => base,
     xml: false,
+    query: DNSP_PAGE,
     handle: (ctx) => statusPage(ctx, { gsmLevel: false, dnsp: true }),
   },
   {
@@ -27,6 +34,7 @@ export const ROUTES: Route[] = [
     operation: 'status.site',
     scope: (base) => base,
     xml: false,
+    query: AGENT_PAGE,
     handle: (ctx) => statusPage(ctx, { gsmLevel: false, dnsp: false }),
   },
   {
@@ -35,6 +43,7 @@ export const ROUTES: Route[] = [
     operation: 'status.gsm.dnsp',
     scope: fixed('SkyStatus.GSM'),
     xml: false,
+    query: DNSP_PAGE,
     handle: (ctx) => statusPage(ctx, { gsmLevel: true, dnsp: true }),
   },
   {
@@ -43,6 +52,7 @@ export const ROUTES: Route[] = [
     operation: 'status.gsm',
     scope: fixed('SkyStatus.GSM'),
     xml: false,
+    query: AGENT_PAGE,
     handle: (ctx) => statusPage(ctx, { gsmLevel: true, dnsp: false }),
   },
   {
@@ -51,6 +61,7 @@ export const ROUTES: Route[] = [
     operation: 'report.site.dnsp',
     scope: fixed('SkyStatus.Reporting'),
     xml: true,
+    query: REPORT,
     handle: dnspUsage,
   },
   {
@@ -59,6 +70,7 @@ export const ROUTES: Route[] = [
     operation: 'report.site',
     scope: fixed('SkyStatus.Reporting'),
     xml: false,
+    query: REPORT,
     handle: (ctx) => sitesUsage(ctx, true),
   },
   {
@@ -67,6 +79,7 @@ export const ROUTES: Route[] = [
     operation: 'report.sites',
     scope: fixed('SkyStatus.Reporting'),
     xml: false,
+    query: REPORT,
     handle: (ctx) => sitesUsage(ctx, false),
   },
   {
@@ -75,6 +88,7 @@ export const ROUTES: Route[] = [
     operation: 'report.gsm',
     scope: fixed('SkyStatus.Reporting'),
     xml: false,
+    query: REPORT,
     handle: gsmUsage,
   },
   {
@@ -83,6 +97,7 @@ export const ROUTES: Route[] = [
     operation: 'blockedUrls',
     scope: fixed('Console.GSM'),
     xml: true,
+    query: BLOCKED_URLS,
     handle: blockedUrlCounts,
   },
   {
@@ -91,6 +106,7 @@ export const ROUTES: Route[] = [
     operation: 'cart.customers',
     scope: fixed('ECom.Shop'),
     xml: true,
+    query: [],
     handle: (ctx) => addCartCustomers(ctx, /xml/i.test(String(ctx.headers['content-type']))),
   },
 ];

@@ -101,6 +101,29 @@ describe('Cart customers (4.10): validation', () => {
     );
   });
 
+  it.each([
+    ['an invalid customer', customer({ Country: 'xx', CustomerEmail: 'nope', OptIn: 'maybe' })],
+    ['a customer without any field', {}],
+    ['a string', 'Reseller'],
+    ['a list', [customer()]],
+  ])('ignores a Reseller that is %s on a cart that is not of type reseller', async (_, value) => {
+    const res = await post(standard, { Shipping: customer(), Reseller: value });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    const body = JSON.parse(text) as Json;
+    expect(body).not.toHaveProperty('Reseller');
+    expect(Object.keys(body)).toEqual(['Billing', 'Shipping']);
+  });
+
+  it.each([
+    ['an invalid customer', customer({ Country: 'xx' }), 'Reseller.Country'],
+    ['a customer without any field', {}, 'Reseller.FirstName'],
+    ['a string', 'Reseller', 'Reseller'],
+  ])('still refuses a Reseller that is %s on a reseller cart', async (_, value, field) => {
+    const res = await post(reseller, { Shipping: customer(), Reseller: value });
+    await expectProblem(res, 400, 'invalid_parameter', field);
+  });
+
   it.each(['null', '[]', '"Shipping"'])('rejects the JSON body %s with 400', async (raw) => {
     await expectProblem(await post(standard, raw), 400, 'invalid_parameter');
   });

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FaultRule } from '../../emulator/index.js';
 import {
   call,
   type Emulator,
@@ -9,6 +10,16 @@ import {
   start,
   token,
 } from './helpers.js';
+
+const SHIPPING = {
+  FirstName: 'Ada',
+  LastName: 'Lovelace',
+  Address1: '12 Analytical Row',
+  City: 'London',
+  PostalCode: 'NW1 2BE',
+  Country: 'GB',
+  CustomerEmail: 'ada@example.com',
+};
 
 let em: Emulator;
 let tok: string;
@@ -98,7 +109,7 @@ describe('Fault injection: status faults', () => {
 
   it('refuses an empty pathIncludes', () => {
     expect(() => em.setFaults([{ pathIncludes: '', kind: 'status', status: 500 }])).toThrow(
-      /faults\.0\.pathIncludes/,
+      /faults\[0\]\.pathIncludes must not be empty/,
     );
   });
 
@@ -129,6 +140,25 @@ describe('Fault injection: status faults', () => {
   });
 });
 
+describe('Fault injection: refused rules', () => {
+  it('refuses a status no fault may answer and keeps serving under the rules it had', async () => {
+    em.setFaults([{ operation: 'status.gsm', kind: 'status', status: 503 }]);
+    expect(() =>
+      em.setFaults([{ operation: 'status.site', kind: 'status', status: 404 as 503 }]),
+    ).toThrow('faults[0].status must be one of 429, 500, 502, 503, 504 (got 404)');
+    const res = await fetch(`${em.adminUrl}/faults`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ faults: [{ kind: 'status', status: Number('abc') }] }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/status must be one of 429/);
+    // Still serving, under the rule set before the refused ones.
+    expect(await statusOf(sitePath)).toBe(200);
+    expect(await statusOf(gsmPath)).toBe(503);
+  });
+});
+
 describe('Fault injection: transport faults', () => {
   it('adds 100 ms of latency by default', async () => {
     em.setFaults([{ operation: 'status.site', kind: 'latency', count: 1 }]);
@@ -138,15 +168,11 @@ describe('Fault injection: transport faults', () => {
   });
 
   it('adds latency', async () => {
-    const t0 = performance.now();
-    await statusOf();
-    const plain = performance.now() - t0;
     em.setFaults([{ operation: 'status.site', kind: 'latency', latencyMs: 300, count: 1 }]);
     const t1 = performance.now();
     expect(await statusOf()).toBe(200);
     const slow = performance.now() - t1;
     expect(slow).toBeGreaterThanOrEqual(290);
-    expect(slow).toBeGreaterThan(plain);
   });
 
   it('resets the connection mid-body so the read fails', async () => {
@@ -183,19 +209,71 @@ describe('Fault injection: transport faults', () => {
 });
 
 describe('Fault injection: determinism', () => {
-  async function outcomes(seed: number): Promise<number[]> {
-    const other = await start({
-      seed,
-      faults: [{ operation: 'status.gsm', kind: 'status', status: 503, probability: 0.5 }],
-    });
+  /** One coin-flip rule per operation: the token endpoint, a page, a report, 4.9 and 4.10. */
+  const RULES: FaultRule[] = [
+    { operation: 'token', kind: 'status', status: 503, probability: 0.5 },
+    { operation: 'status.gsm', kind: 'status', status: 503, probability: 0.5 },
+    { operation: 'report.gsm', kind: 'status', status: 429, probability: 0.5 },
+    { operation: 'blockedUrls', kind: 'status', status: 502, probability: 0.5 },
+    { operation: 'cart.customers', kind: 'status', status: 500, probability: 0.5 },
+  ];
+
+  /** The statuses each operation answered to the same request sequence, by operation. */
+  async function outcomes(seed: number): Promise<Record<string, number[]>> {
+    const other = await start({ seed, faults: RULES });
     try {
-      const t = await token(other, ['SkyStatus.GSM']);
-      const path = `/api/status/gsm/${other.info().gsms[0]?.key ?? ''}`;
-      const seen: number[] = [];
-      for (let i = 0; i < 30; i += 1) {
-        const res = await call(other, path, { token: t, query: { batchSize: 1 } });
+      const fx = fixture(other);
+      const cart = other.info().carts[0]?.vendorOrderCode ?? '';
+      const seen: Record<string, number[]> = {};
+      const record = (operation: string, status: number) => {
+        seen[operation] = [...(seen[operation] ?? []), status];
+      };
+      const note = async (operation: string, res: Response) => {
         await res.arrayBuffer();
-        seen.push(res.status);
+        record(operation, res.status);
+      };
+      let tok = '';
+      for (let i = 0; i < 24; i += 1) {
+        const res = await postToken(
+          other,
+          passwordFields(other, [
+            'SkyStatus.GSM',
+            'SkyStatus.Reporting',
+            'Console.GSM',
+            'ECom.Shop',
+          ]),
+        );
+        record('token', res.status);
+        // A refused token request leaves the last good token in use (the clock is frozen).
+        if (res.status === 200) tok = String(res.body.access_token);
+        await note(
+          'status.gsm',
+          await call(other, `/api/status/gsm/${fx.gsm.key}`, {
+            token: tok,
+            query: { batchSize: 1 },
+          }),
+        );
+        await note(
+          'report.gsm',
+          await call(other, `/api/status/reporting/gsm/${fx.gsm.key}`, { token: tok }),
+        );
+        await note(
+          'blockedUrls',
+          await call(
+            other,
+            `/api/console/gsm/${fx.gsm.key}/sites/${fx.site.id}/blockedurls/counts`,
+            { token: tok },
+          ),
+        );
+        await note(
+          'cart.customers',
+          await call(other, `/api/ecom/shop/carts/${cart}/customers`, {
+            token: tok,
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ Shipping: SHIPPING }),
+          }),
+        );
       }
       return seen;
     } finally {
@@ -203,13 +281,27 @@ describe('Fault injection: determinism', () => {
     }
   }
 
-  it('draws the same outcomes for the same seed and rules', async () => {
+  it('draws the same outcomes on every route, token endpoint included, for the same seed and rules', async () => {
     const a = await outcomes(5);
-    const b = await outcomes(5);
-    expect(a).toEqual(b);
-    expect(a).toContain(200);
-    expect(a).toContain(503);
-    expect(await outcomes(6)).not.toEqual(a);
+    expect(await outcomes(5)).toEqual(a);
+    expect(Object.keys(a).sort()).toEqual(RULES.map((r) => r.operation).sort());
+    for (const rule of RULES) {
+      const statuses = a[rule.operation ?? ''] ?? [];
+      expect(statuses, rule.operation).toHaveLength(24);
+      // Every route saw the fault and saw it pass (a request that passed may still be a 401
+      // while no token has been granted yet).
+      expect(statuses, rule.operation).toContain(rule.status);
+      expect(
+        statuses.some((s) => s !== rule.status),
+        rule.operation,
+      ).toBe(true);
+    }
+    expect(a.token).toContain(200);
+    expect(a['status.gsm']).toContain(200);
+    const b = await outcomes(6);
+    for (const rule of RULES) {
+      expect(b[rule.operation ?? ''], rule.operation).not.toEqual(a[rule.operation ?? '']);
+    }
   });
 });
 

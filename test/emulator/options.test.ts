@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmulatorOptions } from '../../emulator/index.js';
 import {
   call,
   DAY_MS,
@@ -135,5 +136,27 @@ describe('Emulator options', () => {
     const res = await postToken(em, { grant_type: 'refresh_token', refresh_token: pair.refresh });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
+  });
+});
+
+describe('Emulator options: validation', () => {
+  it.each([
+    [
+      { faults: [{ kind: 'status', status: 404 }] },
+      'faults[0].status must be one of 429, 500, 502, 503, 504 (got 404)',
+    ],
+    [
+      { faults: [{ kind: 'status', status: Number.NaN }] },
+      'faults[0].status must be one of 429, 500, 502, 503, 504',
+    ],
+    [
+      { faults: [{ kind: 'latency' }, { kind: 'latency', latencyMs: 1.5 }] },
+      'faults[1].latencyMs must be an integer',
+    ],
+    [{ faults: [{ kind: 'reset', wait: 1 }] }, 'faults[0].wait is not a fault rule field'],
+    [{ seed: 1.5 }, 'emulator option seed must be an integer'],
+    [{ port: 70_000 }, 'emulator option port must be an integer from 0 to 65535 (got 70000)'],
+  ])('refuses %j before listening, naming the option', async (options, message) => {
+    await expect(start(options as EmulatorOptions)).rejects.toThrow(message);
   });
 });

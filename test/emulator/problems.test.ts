@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API_VERSION,
   call,
+  callUrl,
   type Emulator,
   expectProblem,
   fixture,
@@ -30,28 +31,44 @@ describe('User-Agent', () => {
     expect(JSON.parse(res.body)).toMatchObject({ status: 400, code: 'user_agent_required' });
   });
 
-  it('rejects a token request without User-Agent with 400', async () => {
-    const res = await new Promise<number>((resolve, reject) => {
-      const body =
-        'grant_type=password&username=ops%40example.com&password=demo-password&scope=SkyStatus.GSM';
-      const req = httpRequest(
-        em.tokenUrl,
-        {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/x-www-form-urlencoded',
-            Authorization: `Basic ${Buffer.from('skywatch-demo:demo-client-secret').toString('base64')}`,
+  it('refuses a token request without User-Agent with 400 in the RFC 6749 error shape', async () => {
+    const res = await new Promise<{ status: number; type: string; cache: string; body: string }>(
+      (resolve, reject) => {
+        const body =
+          'grant_type=password&username=ops%40example.com&password=demo-password&scope=SkyStatus.GSM';
+        const req = httpRequest(
+          em.tokenUrl,
+          {
+            method: 'POST',
+            headers: {
+              'Content-Type': 'application/x-www-form-urlencoded',
+              Authorization: `Basic ${Buffer.from('skywatch-demo:demo-client-secret').toString('base64')}`,
+            },
           },
-        },
-        (r) => {
-          r.resume();
-          resolve(r.statusCode ?? 0);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
-    expect(res).toBe(400);
+          (r) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (c: Buffer) => chunks.push(c));
+            r.on('end', () =>
+              resolve({
+                status: r.statusCode ?? 0,
+                type: String(r.headers['content-type']),
+                cache: String(r.headers['cache-control']),
+                body: Buffer.concat(chunks).toString('utf8'),
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      },
+    );
+    expect(res.status).toBe(400);
+    expect(res.type).toMatch(/^application\/json/);
+    expect(res.cache).toBe('no-store');
+    const body = JSON.parse(res.body) as Record<string, unknown>;
+    expect(body.error).toBe('invalid_request');
+    expect(String(body.error_description)).toMatch(/User-Agent/);
+    expect(Object.keys(body).sort()).toEqual(['error', 'error_description']);
   });
 
   it('accepts a request without User-Agent when strict mode is off', async () => {
@@ -100,6 +117,17 @@ describe('Problem details and headers', () => {
     const post = await call(em, '/api/ecom/shop/carts/any/customers', { token: tok });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toMatch(/\bPOST\b/);
+  });
+
+  it.each([
+    ['/service/api/status/nowhere'],
+    ['/service/api/status/gsm'],
+    ['/service'],
+    ['/identity/auth/authorize'],
+    ['/'],
+  ])('answers the unknown path %s with 404 not_found before asking for a token', async (path) => {
+    const res = await callUrl(new URL(path, em.baseUrl).toString());
+    await expectProblem(res, 404, 'not_found');
   });
 
   it('gives every error a distinct traceId', async () => {

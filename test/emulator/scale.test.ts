@@ -5,12 +5,12 @@ const ENDPOINTS = 1_000_000;
 
 let em: Emulator;
 let tok: string;
-let startupMs: number;
+let heapGrowthMb: number;
 
 beforeAll(async () => {
-  const t0 = performance.now();
+  const before = process.memoryUsage().heapUsed;
   em = await start({ gsmCount: 1, sitesPerGsm: 8, endpointsPerGsm: ENDPOINTS });
-  startupMs = performance.now() - t0;
+  heapGrowthMb = (process.memoryUsage().heapUsed - before) / 1e6;
   tok = await token(em);
 });
 afterAll(() => em.close());
@@ -20,9 +20,10 @@ async function page(path: string, query: Record<string, string | number>): Promi
 }
 
 describe('Emulator at 1,000,000 endpoints in one GSM', () => {
-  it('starts quickly and counts every endpoint across its sites', () => {
+  it('derives endpoints from their index instead of holding them, and counts every one', () => {
     const [gsm] = em.info().gsms;
-    expect(startupMs).toBeLessThan(5_000);
+    // A million materialised entries would take gigabytes; derived ones take next to nothing.
+    expect(heapGrowthMb).toBeLessThan(200);
     expect(gsm?.endpointCount).toBe(ENDPOINTS);
     expect(gsm?.sites.reduce((n, s) => n + s.endpointCount, 0)).toBe(ENDPOINTS);
   });
@@ -48,15 +49,13 @@ describe('Emulator at 1,000,000 endpoints in one GSM', () => {
     expect(hit.QueryResults[0]?.KC).toBe(last?.key);
   });
 
-  it('answers a modifiedSince after the latest change with just the changed endpoint, promptly', async () => {
+  it('answers a modifiedSince after the latest change with just the changed endpoint', async () => {
     const key = em.info().gsms[0]?.key ?? '';
     const [id] = em.machineIds(em.info().gsms[0]?.sites.at(-1)?.key ?? '', 1);
     em.advanceClock(60);
     const since = em.now().toISOString();
     em.endpointAction(id ?? '', 'infect');
-    const t0 = performance.now();
     const hit = await page(`/api/status/gsm/${key}`, { modifiedSince: since });
-    expect(performance.now() - t0).toBeLessThan(2_000);
     expect(hit.QueryResults.map((e) => e.MachineID)).toEqual([id]);
   });
 });

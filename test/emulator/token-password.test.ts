@@ -257,9 +257,37 @@ describe('Token endpoint: scope rendering option', () => {
 });
 
 describe('Token endpoint: request size', () => {
-  it('answers a body over 64 KiB with 413', async () => {
+  it('answers a body over 64 KiB with 413 in the RFC 6749 error shape', async () => {
     const fields = { ...passwordFields(em, ['SkyStatus.GSM']), padding: 'x'.repeat(65 * 1024) };
     const res = await postToken(em, fields);
     expect(res.status).toBe(413);
+    expect(res.body.error).toBe('invalid_request');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('Token endpoint: its own refusals and injected faults', () => {
+  it('answers GET with 405, Allow: POST and an RFC 6749 error body', async () => {
+    const res = await fetch(em.tokenUrl, { headers: { 'User-Agent': UA } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'the token endpoint takes POST only',
+    });
+  });
+
+  it('answers an injected fault with the problem body of the gateway in front of it', async () => {
+    em.setFaults([{ operation: 'token', kind: 'status', status: 503, count: 1 }]);
+    try {
+      const res = await postToken(em, passwordFields(em, ['SkyStatus.GSM']));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 503, code: 'service_unavailable' });
+      expect(res.headers.get('retry-after')).toBe('1');
+    } finally {
+      em.setFaults([]);
+    }
   });
 });

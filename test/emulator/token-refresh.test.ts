@@ -23,7 +23,9 @@ function refresh(refreshToken: string, scope?: string) {
 }
 
 async function statusOf(path: string, tok: string): Promise<number> {
-  const res = await call(em, path, { token: tok, query: { batchSize: 1 } });
+  // Reports take no batchSize (an unknown parameter is a 400 of its own).
+  const query = path === reportPath ? {} : { batchSize: 1 };
+  const res = await call(em, path, { token: tok, query });
   await res.arrayBuffer();
   return res.status;
 }

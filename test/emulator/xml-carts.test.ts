@@ -14,10 +14,12 @@ const parser = new XMLParser({
 let em: Emulator;
 let tok: string;
 let cart: string;
+let standardCart: string;
 
 beforeAll(async () => {
   em = await start();
   cart = em.info().carts.find((c) => c.type === 'reseller')?.vendorOrderCode ?? 'none';
+  standardCart = em.info().carts.find((c) => c.type === 'standard')?.vendorOrderCode ?? 'none';
 });
 afterAll(() => em.close());
 beforeEach(async () => {
@@ -105,6 +107,35 @@ describe('XML representation: cart customers (4.10)', () => {
       OptIn: true,
     });
     expect(answer.Reseller).not.toHaveProperty('CompanyTypeId');
+  });
+
+  const withReseller = (reseller: Record<string, string | null>) =>
+    request(SHIPPING).replace(
+      '</AddCustomersToCartRequestServiceModel>',
+      `${xmlCustomer('Reseller', reseller)}</AddCustomersToCartRequestServiceModel>`,
+    );
+  const badReseller = { ...SHIPPING, Country: 'xx', CustomerEmail: 'nope', OptIn: 'maybe' };
+
+  it('ignores an invalid XML Reseller on a cart that is not of type reseller', async () => {
+    const res = await call(em, `/api/ecom/shop/carts/${standardCart}/customers`, {
+      token: tok,
+      method: 'POST',
+      accept: 'application/xml',
+      headers: { 'Content-Type': 'application/xml' },
+      body: withReseller(badReseller),
+    });
+    const text = await res.text();
+    expect(res.status, text.slice(0, 400)).toBe(200);
+    const root = parser.parse(text).AddCustomersToCartResponseServiceModel as Json;
+    expect(Object.keys(root).filter((k) => !k.startsWith('@'))).toEqual(['Billing', 'Shipping']);
+  });
+
+  it('still refuses an invalid XML Reseller on a reseller cart, naming its fields', async () => {
+    const res = await postXml(withReseller(badReseller));
+    const body = await expectProblem(res, 400, 'invalid_parameter', 'Reseller.Country');
+    expect(Object.keys(body.errors as Json)).toEqual(
+      expect.arrayContaining(['Reseller.CustomerEmail', 'Reseller.OptIn']),
+    );
   });
 
   it('accepts text/xml; charset=utf-8 as the request type', async () => {
