@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,12 +63,13 @@ describe('Class: ReportStore', () => {
   });
 
   it('streams a record set larger than one multipart part and counts what it wrote', async () => {
+    // Random text barely compresses, so 12 pages of it make a gzip object of several 5 MiB parts.
     async function* many() {
-      for (let page = 0; page < 60; page++) {
-        yield Array.from({ length: 1000 }, (_, n) => {
-          const i = page * 1000 + n;
-          return { i, pad: `${i}`.repeat(40 + (i % 50)) };
-        });
+      for (let page = 0; page < 12; page++) {
+        yield Array.from({ length: 1000 }, (_, n) => ({
+          i: page * 1000 + n,
+          pad: randomBytes(512).toString('base64'),
+        }));
       }
     }
     const key = reportKey({
@@ -77,11 +79,29 @@ describe('Class: ReportStore', () => {
       file: 'part-00000.ndjson.gz',
     });
     const written = await store.streamRecords(key, many());
-    expect(written.records).toBe(60_000);
+    expect(written.records).toBe(12_000);
+    expect(written.bytes).toBeGreaterThan(5 * 1024 * 1024);
     const { out, lines } = await read(key);
+    // A multipart upload's ETag ends in the number of its parts.
+    expect(out.ETag).toMatch(/-\d+"$/);
     expect(out.ContentLength).toBe(written.bytes);
-    expect(lines).toHaveLength(60_000);
-    expect(JSON.parse(lines[59_999] ?? '{}').i).toBe(59_999);
+    expect(lines).toHaveLength(12_000);
+    expect(JSON.parse(lines[11_999] ?? '{}').i).toBe(11_999);
+  });
+
+  it('fails with a StorageError, not a hang, when the upload fails while records still come', async () => {
+    const missing = new ReportStore(aws.clients.s3, `${res.bucket}-missing`);
+    let served = 0;
+    async function* endless() {
+      for (;;) {
+        served++;
+        yield Array.from({ length: 1000 }, () => ({ pad: randomBytes(512).toString('base64') }));
+      }
+    }
+    const key = reportKey({ dataset: 'agent-status', gsm: 'G', date: '2026-06-15', file: 'x.gz' });
+    await expect(missing.streamRecords(key, endless())).rejects.toThrow(/Cannot stream s3:\/\//);
+    // It stopped taking records soon after the upload failed, instead of draining the source.
+    expect(served).toBeLessThan(100);
   });
 
   it('refuses key parts that would escape their partition', () => {
