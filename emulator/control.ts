@@ -97,7 +97,9 @@ export class Control {
     const now = state.clock.now();
     const ids = state.data.enrol(site, count).map((index) => {
       // Enrolment is a change: it gives the endpoint its FirstSeen and LastChanged.
-      state.changes.update(site.gsmIndex, index, now, () => {});
+      state.changes.update(site.gsmIndex, index, now, (change) => {
+        change.enrolledAt = now;
+      });
       return machineId(state.options.seed, site.gsmIndex, index);
     });
     // A site's blocked-URL actions are shared among its endpoints, new ones included.

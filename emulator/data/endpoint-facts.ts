@@ -93,7 +93,7 @@ export function endpointFacts(
     isServer: prefix === 'SRV',
     clientVersion: `9.0.${between(hash2(h, 6), 1, 40)}.${between(hash2(h, 7), 100, 999)}`,
     firstSeen: enrolled
-      ? (change?.changedAt ?? anchor)
+      ? (change?.enrolledAt ?? anchor)
       : anchor - between(hash2(h, 8), 30, 900) * DAY_MS,
     lastSeen: change ? Math.max(change.changedAt, baseLastSeen) : baseLastSeen,
     lastChanged: change ? change.changedAt : baseLastChanged,

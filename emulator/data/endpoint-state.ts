@@ -5,6 +5,8 @@
 export interface EndpointChange {
   /** When the endpoint last changed (ms); also its LastSeen. */
   changedAt: number;
+  /** When an endpoint enrolled through the admin API first appeared: its FirstSeen for good. */
+  enrolledAt?: number;
   infected?: { threat: string; since: number };
   /** Set once an endpoint was ever infected here. */
   hasBeenInfected?: boolean;

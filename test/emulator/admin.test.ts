@@ -177,6 +177,20 @@ describe('Admin API', () => {
     for (const id of ids) expect((await entry(id)).MachineID).toBe(id);
   });
 
+  it('keeps the FirstSeen of an enrolled endpoint when it changes later', async () => {
+    const [id = ''] = idList(
+      (await admin('POST', `/sites/${fx.site.key}/enrol`, { count: 1 })).body,
+    );
+    const enrolled = await entry(id);
+    expect(enrolled.FirstSeen).toBe(enrolled.LastChanged);
+    // Less than the token's lifetime, so the token of this test stays valid.
+    await admin('POST', '/clock', { advanceSeconds: 60 });
+    await admin('POST', '/endpoints/infect', { machineId: id, threat: 'Rootkit|Win64|Admin' });
+    const infected = await entry(id);
+    expect(infected.LastChanged).not.toBe(enrolled.LastChanged);
+    expect(infected.FirstSeen).toBe(enrolled.FirstSeen);
+  });
+
   it('adds blocked-URL actions to a day', async () => {
     const day = new Date(em.now().getTime() - 3 * 86_400_000).toISOString().slice(0, 10);
     const path = `/api/console/gsm/${fx.gsm.key}/sites/${fx.site.id}/blockedurls/counts`;
