@@ -60,6 +60,13 @@ async function run(): Promise<{ endpoints: number; bytes: number }> {
   return { endpoints: agents.length, bytes };
 }
 
+// Where the peak RSS goes: the V8 heap, or buffers outside it (gzip, upload parts), in MiB.
+const peak = { heapUsed: 0, heapTotal: 0, external: 0 };
+setInterval(() => {
+  const m = process.memoryUsage();
+  for (const k of Object.keys(peak) as (keyof typeof peak)[])
+    peak[k] = Math.max(peak[k], m[k] / 1048576);
+}, 100).unref();
 const started = performance.now();
 run()
   .then((result) => {
@@ -71,6 +78,7 @@ run()
         wallMs,
         cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
         peakRssMb: process.resourceUsage().maxRSS / 1024,
+        peakMiB: peak,
       }),
     );
   })

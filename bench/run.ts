@@ -23,7 +23,10 @@ async function main(): Promise<void> {
   const started = new Date();
   console.log(`Skywatch benchmarks on ${cpus().length} cores, Node ${process.version}`);
   console.log('1. archive at scale');
-  const archive = await archiveAtScale(sizes, 100_000);
+  const archive = await archiveAtScale(sizes, 100_000, {
+    endpoints: Number(process.env.BENCH_LATENCY_SIZE ?? 100_000),
+    latencyMs: 50,
+  });
   console.log('2. token economy (a simulated day)');
   const tokens = await runWorker<TokenEconomy>('bench/part.ts', ['token-economy']);
   console.log('3. fan-out (1,000 sites, 50 ms per call)');
@@ -39,8 +42,8 @@ async function main(): Promise<void> {
       const rate = run.endpoints / (run.wallMs / 1000);
       rows.push([
         `archive ${size.toLocaleString('en')} ${run.mode}`,
-        `${fmt(run.wallMs / 1000, 1)} s, ${Math.round(rate).toLocaleString('en')} endpoints/s, ${fmt(run.bytes / 1e6, 1)} MB written`,
-        `peak RSS ${Math.round(run.peakRssMb)} MB`,
+        `${fmt(run.wallMs / 1000, 1)} s (CPU ${fmt(run.cpuMs / 1000, 1)} s), ${Math.round(rate).toLocaleString('en')} endpoints/s, ${fmt(run.bytes / 1e6, 1)} MB written`,
+        `peak RSS ${Math.round(run.peakRssMb)} MB (heap ${Math.round(run.peakMiB.heapUsed)} MiB, outside it ${Math.round(run.peakMiB.external)} MiB)`,
         '',
       ]);
     }
@@ -52,6 +55,13 @@ async function main(): Promise<void> {
       pass(ratio <= 1.25),
     ]);
   }
+  const slow = archive.withLatency;
+  rows.push([
+    `archive ${slow.endpoints.toLocaleString('en')} with ${slow.latencyMs} ms per page: wall / download-only`,
+    `${fmt(slow.wallRatio)} (${slow.runs.map((r) => `${r.mode} ${fmt(r.wallMs / 1000, 1)} s`).join(', ')})`,
+    'what prefetching hides from a service over a network',
+    '',
+  ]);
   rows.push([
     `peak RSS ${largest.toLocaleString('en')} / ${smallest.toLocaleString('en')}`,
     fmt(archive.rssRatio),
