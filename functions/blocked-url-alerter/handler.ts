@@ -1,21 +1,21 @@
-import * as z from 'zod';
 import { AlertPublisher, StateStore, s3Client, snsClient } from '../../lib/aws/index.js';
-import { BucketEnv, GsmEnv, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
+import * as z from '../../lib/zod.js';
+import { BucketEnv, GsmEnv, intSetting, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
 import { checkSites } from './check-sites.js';
 
 /** blocked-url-alerter: alert once per site and day when blocked-URL actions spike. */
 const env = readEnv(
-  ServiceEnv.extend(BucketEnv.shape)
-    .extend(GsmEnv.shape)
-    .extend(TopicEnv.shape)
-    .extend({
-      BLOCKED_URL_MIN_COUNT: z.coerce.number().int().min(0).default(200),
-      BLOCKED_URL_BASELINE_MULTIPLIER: z.coerce.number().min(1).default(3),
-      BLOCKED_URL_MIN_BASELINE_DAYS: z.coerce.number().int().min(1).default(3),
-      SITE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
-    }),
+  z.extend(ServiceEnv, {
+    ...BucketEnv.shape,
+    ...GsmEnv.shape,
+    ...TopicEnv.shape,
+    BLOCKED_URL_MIN_COUNT: intSetting({ min: 0, default: 200 }),
+    BLOCKED_URL_BASELINE_MULTIPLIER: z._default(z.coerce.number().check(z.minimum(1)), 3),
+    BLOCKED_URL_MIN_BASELINE_DAYS: intSetting({ min: 1, default: 3 }),
+    SITE_CONCURRENCY: intSetting({ min: 1, max: 64, default: 8 }),
+  }),
 );
 const obs = observability('blocked-url-alerter');
 const runtime = serviceRuntime('blocked-url-alerter', obs, env);

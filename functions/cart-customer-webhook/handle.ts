@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { StateStore } from '../../lib/aws/index.js';
 import type { AddCustomersToCartResponse, SkywatchClient } from '../../lib/index.js';
+import * as z from '../../lib/zod.js';
 import { claim, complete, recordKey, release } from './idempotency.js';
 import { toCartRequest, WebhookRequest } from './request.js';
 import { fromUpstream, json, refuse, type WebhookResponse, WHOLE_BODY } from './responses.js';
@@ -95,7 +96,7 @@ export async function handleDelivery(
   } catch {
     return refuse(400, 'malformed_json', 'the body is not valid JSON', WHOLE_BODY);
   }
-  const parsed = WebhookRequest.safeParse(body);
+  const parsed = z.safeParse(WebhookRequest, body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || WHOLE_BODY;

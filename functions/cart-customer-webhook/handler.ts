@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import * as z from 'zod';
 import { CredentialsSecretSchema, StateStore, s3Client } from '../../lib/aws/index.js';
-import { BucketEnv, CredentialsEnv, readEnv, ServiceEnv } from '../shared/env.js';
+import * as z from '../../lib/zod.js';
+import { BucketEnv, CredentialsEnv, intSetting, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
 import { handleDelivery } from './handle.js';
@@ -9,13 +9,13 @@ import { refuse } from './responses.js';
 
 /** cart-customer-webhook: HTTPS entry point (function URL) for the e-commerce flow. */
 const env = readEnv(
-  ServiceEnv.extend(BucketEnv.shape)
-    .extend(CredentialsEnv.shape)
-    .extend({
-      WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
-      // Just above the function's 25 s timeout: a claim this old has no live Lambda behind it.
-      WEBHOOK_CLAIM_TAKEOVER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
-    }),
+  z.extend(ServiceEnv, {
+    ...BucketEnv.shape,
+    ...CredentialsEnv.shape,
+    WEBHOOK_TOLERANCE_SECONDS: intSetting({ min: 1, max: 3600, default: 300 }),
+    // Just above the function's 25 s timeout: a claim this old has no live Lambda behind it.
+    WEBHOOK_CLAIM_TAKEOVER_SECONDS: intSetting({ min: 1, max: 86_400, default: 30 }),
+  }),
 );
 const obs = observability('cart-customer-webhook');
 const runtime = serviceRuntime('cart-customer-webhook', obs, env);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import * as z from 'zod';
 import { ConflictError, type StateStore } from '../../lib/aws/index.js';
+import * as z from '../../lib/zod.js';
 
 /**
  * At-most-once delivery to the service per idempotency key, as long as deliveries live. A
@@ -13,7 +13,7 @@ import { ConflictError, type StateStore } from '../../lib/aws/index.js';
  */
 const Stored = z.discriminatedUnion('state', [
   // No claimedAt: written by a version without takeover, which has since been replaced.
-  z.object({ state: z.literal('pending'), claimedAt: z.iso.datetime().optional() }),
+  z.object({ state: z.literal('pending'), claimedAt: z.optional(z.iso.datetime()) }),
   z.object({ state: z.literal('released') }),
   z.object({ state: z.literal('done'), statusCode: z.number(), body: z.string() }),
 ]);

@@ -1,42 +1,41 @@
-import * as z from 'zod';
 import { type AddCustomersToCartRequest, isCountryCode } from '../../lib/index.js';
+import * as z from '../../lib/zod.js';
 
 /**
  * What the e-commerce flow posts: the cart's vendor order code and its customers in camelCase.
  * Unknown fields are refused so a typo is an error, not a silently dropped value.
  */
-const text = (max = 256) => z.string().trim().min(1).max(max);
+const text = (max = 256) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
+const upTo256 = z.string().check(z.maxLength(256));
 
-export const WebhookCustomer = z
-  .object({
-    firstName: text(),
-    lastName: text(),
-    address1: text(),
-    address2: z.string().max(256).nullable().optional(),
-    city: text(),
-    postalCode: text(32),
-    state: z.string().max(256).optional(),
-    country: z
-      .string()
-      .refine(isCountryCode, 'must be an assigned ISO 3166-1 alpha-2 country code in upper case'),
-    email: z.email().max(256),
-    companyName: z.string().max(256).optional(),
-    companyTypeId: z.number().int().min(0).optional(),
-    externalCustomerKey: z.string().max(256).optional(),
-    optIn: z.boolean().optional(),
-  })
-  .strict();
+export const WebhookCustomer = z.strictObject({
+  firstName: text(),
+  lastName: text(),
+  address1: text(),
+  address2: z.optional(z.nullable(upTo256)),
+  city: text(),
+  postalCode: text(32),
+  state: z.optional(upTo256),
+  country: z
+    .string()
+    .check(
+      z.refine(isCountryCode, 'must be an assigned ISO 3166-1 alpha-2 country code in upper case'),
+    ),
+  email: z.email().check(z.maxLength(256)),
+  companyName: z.optional(upTo256),
+  companyTypeId: z.optional(z.number().check(z.int(), z.minimum(0))),
+  externalCustomerKey: z.optional(upTo256),
+  optIn: z.optional(z.boolean()),
+});
 export type WebhookCustomer = z.infer<typeof WebhookCustomer>;
 
-export const WebhookRequest = z
-  .object({
-    vendorOrderCode: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 letters, digits, ".", "_" or "-"'),
-    shipping: WebhookCustomer,
-    reseller: WebhookCustomer.optional(),
-  })
-  .strict();
+export const WebhookRequest = z.strictObject({
+  vendorOrderCode: z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1–64 letters, digits, ".", "_" or "-"')),
+  shipping: WebhookCustomer,
+  reseller: z.optional(WebhookCustomer),
+});
 export type WebhookRequest = z.infer<typeof WebhookRequest>;
 
 function toService(c: WebhookCustomer) {

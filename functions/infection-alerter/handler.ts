@@ -1,23 +1,31 @@
-import * as z from 'zod';
 import { AlertPublisher, StateStore, s3Client, snsClient } from '../../lib/aws/index.js';
-import { BucketEnv, flag, GsmEnv, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
+import * as z from '../../lib/zod.js';
+import {
+  BucketEnv,
+  flag,
+  GsmEnv,
+  intSetting,
+  readEnv,
+  ServiceEnv,
+  TopicEnv,
+} from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
 import { scanGsm } from './scan.js';
 
 /** infection-alerter: every few minutes, alert on endpoints newly infected since the last run. */
 const env = readEnv(
-  ServiceEnv.extend(BucketEnv.shape)
-    .extend(GsmEnv.shape)
-    .extend(TopicEnv.shape)
-    .extend({
-      INFECTION_SUMMARY_THRESHOLD: z.coerce.number().int().min(1).default(10),
-      ALERT_ON_CLEAN: flag,
-      CURSOR_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(120),
-      INFECTION_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(1000),
-      // Above the function's 2-minute timeout, so a claim past its lease has a dead owner.
-      INFECTION_CLAIM_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(180),
-    }),
+  z.extend(ServiceEnv, {
+    ...BucketEnv.shape,
+    ...GsmEnv.shape,
+    ...TopicEnv.shape,
+    INFECTION_SUMMARY_THRESHOLD: intSetting({ min: 1, default: 10 }),
+    ALERT_ON_CLEAN: flag,
+    CURSOR_OVERLAP_SECONDS: intSetting({ min: 0, default: 120 }),
+    INFECTION_PAGE_SIZE: intSetting({ min: 1, max: 1000, default: 1000 }),
+    // Above the function's 2-minute timeout, so a claim past its lease has a dead owner.
+    INFECTION_CLAIM_LEASE_SECONDS: intSetting({ min: 1, max: 86_400, default: 180 }),
+  }),
 );
 const obs = observability('infection-alerter');
 const runtime = serviceRuntime('infection-alerter', obs, env);

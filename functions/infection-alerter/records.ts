@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../lib/zod.js';
 
 /** Where the alerter keeps what it knows about one GSM (under the bucket's `state/`). */
 export const Cursor = z.object({ modifiedSince: z.string() });
@@ -39,7 +39,7 @@ export const Claim = z.object({
   /** The record once the transition is done. */
   record: EndpointRecord,
   /** The alert owed: none for a cleaned endpoint unless ALERT_ON_CLEAN is set. */
-  alert: z.enum(['infection', 'infection-cleaned']).nullable(),
+  alert: z.nullable(z.enum(['infection', 'infection-cleaned'])),
   endpoint: EndpointFacts,
 });
 export type Claim = z.infer<typeof Claim>;

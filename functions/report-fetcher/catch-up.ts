@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { manifestKey, type StateStore } from '../../lib/aws/index.js';
+import * as z from '../../lib/zod.js';
 import { addDays } from './event.js';
 import { finaliseDay } from './manifest.js';
 import {

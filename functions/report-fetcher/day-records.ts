@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
-import * as z from 'zod';
 import type { StateStore } from '../../lib/aws/index.js';
+import * as z from '../../lib/zod.js';
 import type { SiteTask } from './archive-site.js';
 import { sameJson } from './same-json.js';
 
@@ -27,7 +27,7 @@ export const RunRecord = z.object({
   schema: z.literal('skywatch.report-run/v1'),
   gsm: z.string(),
   date: z.string(),
-  snapshotDate: z.string().nullable(),
+  snapshotDate: z.nullable(z.string()),
   /** Site keys of the sites report (4.6), sorted: the sites the day must have. */
   sites: z.array(z.string()),
   /** GSM and site-usage reports and status snapshots: what the fetcher writes itself. */
@@ -53,7 +53,7 @@ export const SiteRecord = z.discriminatedUnion('status', [
     /** Why the last attempt failed (redacted). */
     reason: z.string(),
     /** Failed attempts recorded for this site and day. */
-    attempts: z.number().int().min(1),
+    attempts: z.number().check(z.int(), z.minimum(1)),
   }),
 ]);
 export type SiteRecord = z.infer<typeof SiteRecord>;

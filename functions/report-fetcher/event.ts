@@ -1,7 +1,7 @@
-import * as z from 'zod';
+import * as z from '../../lib/zod.js';
 
 const DAY_MS = 86_400_000;
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+const Day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD'));
 
 /**
  * What starts a run. A schedule sends anything else (its payload is ignored) and archives the
@@ -9,15 +9,14 @@ const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
  * reports (snapshots cannot be taken of the past).
  */
 export const FetchEvent = z.union([
-  z.object({ dates: z.array(Day).min(1).max(400) }).strict(),
-  z
-    .object({ from: Day, to: Day })
-    .strict()
-    .refine((e) => e.from <= e.to, { message: 'from must not be after to', path: ['from'] })
-    .refine((e) => (Date.parse(e.to) - Date.parse(e.from)) / DAY_MS < 400, {
+  z.strictObject({ dates: z.array(Day).check(z.minLength(1), z.maxLength(400)) }),
+  z.strictObject({ from: Day, to: Day }).check(
+    z.refine((e) => e.from <= e.to, { message: 'from must not be after to', path: ['from'] }),
+    z.refine((e) => (Date.parse(e.to) - Date.parse(e.from)) / DAY_MS < 400, {
       message: 'a backfill covers at most 400 days',
       path: ['to'],
     }),
+  ),
 ]);
 export type FetchEvent = z.infer<typeof FetchEvent>;
 
@@ -31,7 +30,7 @@ export function runDates(event: unknown): string[] | undefined {
   ) {
     return undefined;
   }
-  const parsed = FetchEvent.parse(event);
+  const parsed = z.parse(FetchEvent, event);
   if ('dates' in parsed) return [...new Set(parsed.dates)].sort();
   const dates: string[] = [];
   for (let t = Date.parse(parsed.from); t <= Date.parse(parsed.to); t += DAY_MS) {

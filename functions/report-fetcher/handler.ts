@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import { ReportStore, StateStore, s3Client, sqsClient, WorkQueue } from '../../lib/aws/index.js';
-import { BucketEnv, GsmEnv, readEnv, ServiceEnv } from '../shared/env.js';
+import * as z from '../../lib/zod.js';
+import { BucketEnv, GsmEnv, intSetting, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
 import type { SiteTask } from './archive-site.js';
@@ -11,14 +11,14 @@ import { archiveGsmDay, type DayResult } from './run.js';
 
 /** report-fetcher: the daily archive, or a backfill of named dates. */
 const env = readEnv(
-  ServiceEnv.extend(BucketEnv.shape)
-    .extend(GsmEnv.shape)
-    .extend({
-      FANOUT_QUEUE_URL: z.string().optional(),
-      FANOUT_THRESHOLD: z.coerce.number().int().min(0).default(50),
-      SITE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
-      CATCH_UP_DAYS: z.coerce.number().int().min(0).max(30).default(3),
-    }),
+  z.extend(ServiceEnv, {
+    ...BucketEnv.shape,
+    ...GsmEnv.shape,
+    FANOUT_QUEUE_URL: z.optional(z.string()),
+    FANOUT_THRESHOLD: intSetting({ min: 0, default: 50 }),
+    SITE_CONCURRENCY: intSetting({ min: 1, max: 64, default: 8 }),
+    CATCH_UP_DAYS: intSetting({ min: 0, max: 30, default: 3 }),
+  }),
 );
 const obs = observability('report-fetcher');
 const runtime = serviceRuntime('report-fetcher', obs, env);

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { ConflictError, manifestKey, type StateStore } from '../../lib/aws/index.js';
+import * as z from '../../lib/zod.js';
 import {
   ArchivedObjectEntry,
   type DayRecords,
@@ -8,9 +8,9 @@ import {
 } from './day-records.js';
 import { sameJson } from './same-json.js';
 
-const ManifestObject = ArchivedObjectEntry.extend({
+const ManifestObject = z.extend(ArchivedObjectEntry, {
   /** Set on a site's DNSP report, so the manifest can be rebuilt one site at a time. */
-  site: z.string().optional(),
+  site: z.optional(z.string()),
 });
 const SiteFailure = z.object({ site: z.string(), reason: z.string(), attempts: z.number() });
 
@@ -24,7 +24,7 @@ export const Manifest = z.object({
   schema: z.literal('skywatch.manifest/v2'),
   gsm: z.string(),
   date: z.string(),
-  snapshotDate: z.string().nullable(),
+  snapshotDate: z.nullable(z.string()),
   /** True when every site of the sites report has its DNSP report archived. */
   complete: z.boolean(),
   sites: z.object({
@@ -133,7 +133,7 @@ export async function finaliseDay(
     const run = await deps.records.readRun(gsm, day);
     if (!run) return undefined;
     sites ??= await deps.records.listSites(gsm, day);
-    const parsed = Manifest.safeParse(current?.value);
+    const parsed = z.safeParse(Manifest, current?.value);
     const previous = parsed.success ? parsed.data : undefined;
     const states = new Map<string, { state: SiteState; etag: string }>();
     const toRead: string[] = [];

@@ -1,17 +1,17 @@
-import * as z from 'zod';
 import { redact } from '../../lib/index.js';
+import * as z from '../../lib/zod.js';
 import { archiveSite } from './archive-site.js';
 import { finaliseDay } from './manifest.js';
 import type { FetchDeps } from './run.js';
 
-const KeyCode = z.string().regex(/^[A-Za-z0-9._-]+$/, 'must be a key code');
+const KeyCode = z.string().check(z.regex(/^[A-Za-z0-9._-]+$/, 'must be a key code'));
 
 /** A fan-out message body (SiteTask), validated: its keys end up in S3 keys. */
 export const SiteMessage = z.object({
   gsm: KeyCode,
   site: KeyCode,
-  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD'),
-  siteCount: z.number().int().min(1).optional(),
+  day: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')),
+  siteCount: z.optional(z.number().check(z.int(), z.minimum(1))),
 });
 
 export interface SiteMessageDeps extends Omit<FetchDeps, 'queue'> {
@@ -28,7 +28,7 @@ export interface SiteMessageDeps extends Omit<FetchDeps, 'queue'> {
  * the site missing.
  */
 export async function handleSiteMessage(deps: SiteMessageDeps, body: string): Promise<void> {
-  const task = SiteMessage.parse(JSON.parse(body));
+  const task = z.parse(SiteMessage, JSON.parse(body));
   let failure: unknown;
   let changed = false;
   try {

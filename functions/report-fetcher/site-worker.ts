@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ReportStore, StateStore, s3Client } from '../../lib/aws/index.js';
+import * as z from '../../lib/zod.js';
 import { BucketEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
@@ -10,7 +11,7 @@ import { handleSiteMessage } from './site-message.js';
  * report-fetcher's SQS consumer for fanned-out sites. Failed messages are reported one by one
  * (partial batch response), retried by SQS, and land in the dead-letter queue after the last try.
  */
-const env = readEnv(ServiceEnv.extend(BucketEnv.shape));
+const env = readEnv(z.extend(ServiceEnv, BucketEnv.shape));
 const obs = observability('report-site-worker');
 const runtime = serviceRuntime('report-site-worker', obs, env);
 const s3 = s3Client();

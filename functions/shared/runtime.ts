@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
-import type * as z from 'zod';
 import { SecretStore, SecretTokenSource, secretsClient } from '../../lib/aws/index.js';
 import { SkywatchClient } from '../../lib/index.js';
+import type * as z from '../../lib/zod.js';
 import type { ServiceEnv } from './env.js';
 import { MetricUnit, type Observability } from './observability.js';
 

@@ -1,14 +1,15 @@
-import * as z from 'zod';
 import { SecretStore, secretsClient } from '../../lib/aws/index.js';
 import { AuthError } from '../../lib/index.js';
-import { CredentialsEnv, readEnv, ServiceEnv } from '../shared/env.js';
+import * as z from '../../lib/zod.js';
+import { CredentialsEnv, intSetting, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
 import { refreshTokens } from './refresh.js';
 
 /** token-refresher: the only writer of the token secret (reserved concurrency 1). */
 const env = readEnv(
-  ServiceEnv.extend(CredentialsEnv.shape).extend({
-    REFRESH_AHEAD_SECONDS: z.coerce.number().int().min(0).default(330),
+  z.extend(ServiceEnv, {
+    ...CredentialsEnv.shape,
+    REFRESH_AHEAD_SECONDS: intSetting({ min: 0, default: 330 }),
   }),
 );
 const obs = observability('token-refresher');

@@ -5,7 +5,15 @@ import {
   type TokenSecret,
   TokenSecretSchema,
 } from '../../lib/aws/index.js';
-import { type ClientHooks, SkywatchClient, type TokenSet } from '../../lib/index.js';
+import {
+  ClientEmitter,
+  type ClientHooks,
+  credentialsTokenManager,
+  systemClock,
+  type TokenSet,
+  Transport,
+  userAgent,
+} from '../../lib/index.js';
 
 export interface RefreshSettings {
   baseUrl: string;
@@ -68,25 +76,30 @@ export async function refreshTokens(
     },
   );
   let fellBack = false;
-  const client = new SkywatchClient({
-    baseUrl: settings.baseUrl,
-    authUrl: settings.authUrl,
-    userAgentSuffix: ['token-refresher', settings.userAgentSuffix].filter(Boolean).join(' '),
-    // Token requests are POSTs: the client resends one only when it provably never left (a
+  // The token manager alone, as SkywatchClient builds it, without the client's operations: the
+  // refresher's cold start then skips their response schemas and the XML codec.
+  const transport = new Transport({
+    userAgent: userAgent(['token-refresher', settings.userAgentSuffix].filter(Boolean).join(' ')),
+    clock: systemClock,
+    events: new ClientEmitter({
+      ...hooks,
+      onTokenFallback: (e) => {
+        fellBack = true;
+        hooks.onTokenFallback?.(e);
+      },
+    }),
+    // Token requests are POSTs: the transport resends one only when it provably never left (a
     // connect error). A refresh answered 5xx may still have rotated the token, so a blind
     // retry could present a dead refresh token; Lambda's retry and the password fallback
     // recover instead.
     ...(settings.attemptTimeoutMs === undefined
       ? {}
       : { attemptTimeoutMs: settings.attemptTimeoutMs }),
-    hooks: {
-      ...hooks,
-      onTokenFallback: (e) => {
-        fellBack = true;
-        hooks.onTokenFallback?.(e);
-      },
-    },
-    auth: {
+  });
+  const tokens = credentialsTokenManager(
+    transport,
+    { baseUrl: settings.baseUrl, authUrl: settings.authUrl },
+    {
       clientId: creds.clientId,
       clientSecret: creds.clientSecret,
       clientAuth: creds.clientAuth,
@@ -96,10 +109,10 @@ export async function refreshTokens(
       ...(creds.subjectToken ? { subjectToken: creds.subjectToken } : {}),
       ...(creds.scope ? { scopes: creds.scope.split(' ').filter(Boolean) } : {}),
       ...(current ? { refreshToken: current.refreshToken } : {}),
-      onTokens: (tokens) => secrets.write(settings.tokenSecretArn, toSecret(tokens, now())),
+      onTokens: (pair) => secrets.write(settings.tokenSecretArn, toSecret(pair, now())),
     },
-  });
-  const token = await client.tokens.getToken();
+  );
+  const token = await tokens.getToken();
   const action = !current ? 'bootstrapped' : fellBack ? 'recovered' : 'refreshed';
   return {
     action,

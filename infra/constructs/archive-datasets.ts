@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import {
   AgentStatus,
   DNSPAgentStatus,
@@ -7,6 +6,7 @@ import {
   UsageReportSiteDNSP,
   UsageReportSiteEntry,
 } from '../../lib/schemas/index.js';
+import * as z from '../../lib/zod.js';
 
 /**
  * One archived dataset: objects under `reports/<prefix>/gsm=<key>/date=<day>/[type=<t>/]…`
@@ -19,7 +19,7 @@ export interface ArchiveDataset {
   readonly prefix: string;
   readonly description: string;
   /** The schema each line was validated with before it was written. */
-  readonly record: z.ZodType;
+  readonly record: z.core.$ZodType;
   /** Values of the `type=` partition, when the dataset has one. */
   readonly reportTypes?: readonly string[];
 }

@@ -19,15 +19,17 @@ const SCALARS: Record<string, string> = {
 
 /**
  * The Glue columns of an archived record, derived from the zod schema the client validates it
- * with, so the table cannot drift from what is written. Names are lower case because Athena
- * folds identifiers to lower case and the JSON SerDe matches keys ignoring case; two fields
- * differing only by case would land in one column, so they are refused here.
+ * with (lib/'s are zod/mini schemas; classic ones give the same columns, as both go through
+ * zod's core JSON Schema conversion), so the table cannot drift from what is written. Names are
+ * lower case because Athena folds identifiers to lower case and the JSON SerDe matches keys
+ * ignoring case; two fields differing only by case would land in one column, so they are
+ * refused here.
  *
  * @example
  * hiveColumns(z.object({ Site: z.object({ TotalEndpoints: z.number().int() }) }));
  * // [{ name: 'site', type: 'struct<totalendpoints:bigint>' }]
  */
-export function hiveColumns(schema: z.ZodType): glue.CfnTable.ColumnProperty[] {
+export function hiveColumns(schema: z.core.$ZodType): glue.CfnTable.ColumnProperty[] {
   const root = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw' }) as JsonSchema;
   return fields(root, '(root)').map(([name, type]) => ({ name, type }));
 }

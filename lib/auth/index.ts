@@ -1,3 +1,4 @@
+export { type CredentialsAuth, credentialsTokenManager } from './credentials.js';
 export {
   allOperationScopes,
   baseUrlScope,

@@ -2,6 +2,7 @@ import { AuthError, SchemaError } from '../errors/errors.js';
 import { registerSecret } from '../errors/redact.js';
 import type { Transport } from '../http/transport.js';
 import { OAuthErrorBody, TokenResponse } from '../schemas/token.js';
+import * as z from '../zod.js';
 import { parseScope } from './scopes.js';
 import type { TokenSet } from './token-source.js';
 
@@ -70,7 +71,7 @@ export async function requestToken(
       throw new SchemaError('Token response is not JSON', '(root)', { cause: error });
   }
   if (res.status !== 200) {
-    const parsed = OAuthErrorBody.safeParse(body);
+    const parsed = z.safeParse(OAuthErrorBody, body);
     const code = parsed.success ? parsed.data.error : 'server_error';
     const description = parsed.success ? parsed.data.error_description : undefined;
     throw new AuthError(
@@ -79,7 +80,7 @@ export async function requestToken(
       { status: res.status, ...(description ? { description } : {}) },
     );
   }
-  const parsed = TokenResponse.safeParse(body);
+  const parsed = z.safeParse(TokenResponse, body);
   if (!parsed.success) {
     const path = parsed.error.issues[0]?.path.join('.') ?? '(root)';
     throw new SchemaError(`Token response breaks its schema at ${path}`, path, {

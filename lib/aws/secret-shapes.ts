@@ -1,28 +1,30 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 /**
  * The two secrets (docs/operations.md). The credentials secret is set by an operator; the token
  * secret is written only by the token refresher and read by every other function.
  */
+const NonEmpty = z.string().check(z.minLength(1));
+
 export const CredentialsSecretSchema = z.object({
-  clientId: z.string().min(1),
-  clientSecret: z.string().min(1),
+  clientId: NonEmpty,
+  clientSecret: NonEmpty,
   /** HTTP Basic (default, as the spec recommends) or body fields. */
-  clientAuth: z.enum(['basic', 'body']).default('basic'),
-  username: z.string().min(1).optional(),
-  password: z.string().min(1).optional(),
+  clientAuth: z._default(z.enum(['basic', 'body']), 'basic'),
+  username: z.optional(NonEmpty),
+  password: z.optional(NonEmpty),
   /** Token exchange instead of a password: a JWT from the organisation's identity provider. */
-  subjectToken: z.string().min(1).optional(),
+  subjectToken: z.optional(NonEmpty),
   /** Space-delimited scopes to ask for; defaults to every scope the functions need. */
-  scope: z.string().min(1).optional(),
+  scope: z.optional(NonEmpty),
   /** HMAC key of the cart-customer webhook. */
-  webhookSigningSecret: z.string().min(16).optional(),
+  webhookSigningSecret: z.optional(z.string().check(z.minLength(16))),
 });
 export type CredentialsSecret = z.infer<typeof CredentialsSecretSchema>;
 
 export const TokenSecretSchema = z.object({
-  accessToken: z.string().min(1),
-  refreshToken: z.string().min(1),
+  accessToken: NonEmpty,
+  refreshToken: NonEmpty,
   /** ISO instant the access token expires. */
   expiresAt: z.iso.datetime({ offset: true }),
   scopes: z.array(z.string()),

@@ -3,7 +3,7 @@ import {
   PutSecretValueCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import type * as z from 'zod';
+import * as z from '../zod.js';
 import { SecretError } from './errors.js';
 
 interface Cached {
@@ -34,7 +34,11 @@ export class SecretStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async read<T>(secretId: string, schema: z.ZodType<T>, options: ReadOptions<T> = {}): Promise<T> {
+  async read<T>(
+    secretId: string,
+    schema: z.core.$ZodType<T>,
+    options: ReadOptions<T> = {},
+  ): Promise<T> {
     const hit = this.cache.get(secretId);
     if (hit && hit.expiresAt > this.now()) return hit.value as T;
     let text: string | undefined;
@@ -54,7 +58,7 @@ export class SecretStore {
     } catch {
       throw new SecretError(`Secret ${secretId} is not JSON`, secretId);
     }
-    const parsed = schema.safeParse(json);
+    const parsed = z.safeParse(schema, json);
     if (!parsed.success) {
       const fields = parsed.error.issues.map(
         (i) => `${i.path.join('.') || '(root)'}: ${i.message}`,

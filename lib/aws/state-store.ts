@@ -5,7 +5,7 @@ import {
   paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import type * as z from 'zod';
+import * as z from '../zod.js';
 import { ConflictError, StorageError } from './errors.js';
 
 export type WriteCondition = { ifMatch: string } | { ifNoneMatch: true };
@@ -28,13 +28,16 @@ export class StateStore {
     private readonly prefix = 'state/',
   ) {}
 
-  async get<T>(key: string, schema: z.ZodType<T>): Promise<{ value: T; etag: string } | undefined> {
+  async get<T>(
+    key: string,
+    schema: z.core.$ZodType<T>,
+  ): Promise<{ value: T; etag: string } | undefined> {
     try {
       const out = await this.s3.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }),
       );
       const text = (await out.Body?.transformToString()) ?? '';
-      return { value: schema.parse(JSON.parse(text)), etag: out.ETag ?? '' };
+      return { value: z.parse(schema, JSON.parse(text)), etag: out.ETag ?? '' };
     } catch (error) {
       if (status(error) === 404) return undefined;
       throw new StorageError(`Cannot read state ${key}`, { cause: error });
@@ -74,7 +77,7 @@ export class StateStore {
    */
   async update<T>(
     key: string,
-    schema: z.ZodType<T>,
+    schema: z.core.$ZodType<T>,
     next: (current: T | undefined) => unknown,
     attempts = 4,
   ): Promise<boolean> {

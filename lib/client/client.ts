@@ -1,8 +1,7 @@
-import { allOperationScopes } from '../auth/scopes.js';
+import { type CredentialsAuth, credentialsTokenManager } from '../auth/credentials.js';
 import { StaticTokenSource } from '../auth/static-token.js';
-import { TokenManager, type TokenManagerOptions } from '../auth/token-manager.js';
+import { TokenManager } from '../auth/token-manager.js';
 import type { TokenSource } from '../auth/token-source.js';
-import { ValidationError } from '../errors/errors.js';
 import { type Clock, systemClock } from '../http/clock.js';
 import type { DeadlineOptions } from '../http/deadline.js';
 import { ClientEmitter, type ClientHooks } from '../http/events.js';
@@ -12,14 +11,6 @@ import type { WindowLimits } from '../validation/dates.js';
 import { userAgent } from '../version.js';
 import type { ClientContext, Format } from './context.js';
 import { ClientOperations } from './operations.js';
-
-/** Credentials for a TokenManager the client builds (token URL and scopes filled in). */
-export type CredentialsAuth = Omit<TokenManagerOptions, 'tokenUrl' | 'scopes'> & {
-  /** @default every scope the client's operations use */
-  scopes?: readonly string[];
-  /** @default `${authUrl}/auth/token` */
-  tokenUrl?: string;
-};
 
 export interface SkywatchClientOptions extends DeadlineOptions {
   /** `{base_url}`, e.g. `https://host/service` (a trailing slash is ignored). */
@@ -84,17 +75,12 @@ export class SkywatchClient extends ClientOperations {
     let tokens: TokenSource;
     if (typeof options.auth === 'string') tokens = new StaticTokenSource(options.auth);
     else if (isTokenSource(options.auth)) tokens = options.auth;
-    else {
-      const authUrl = options.authUrl?.replace(/\/+$/, '');
-      const tokenUrl = options.auth.tokenUrl ?? (authUrl ? `${authUrl}/auth/token` : undefined);
-      if (!tokenUrl)
-        throw new ValidationError('authUrl', 'is required when auth holds credentials');
-      tokens = new TokenManager(transport, {
-        ...options.auth,
-        tokenUrl,
-        scopes: options.auth.scopes ?? allOperationScopes(baseUrl),
-      });
-    }
+    else
+      tokens = credentialsTokenManager(
+        transport,
+        { baseUrl, authUrl: options.authUrl },
+        options.auth,
+      );
     const ctx: ClientContext = {
       baseUrl,
       transport,

@@ -1,5 +1,4 @@
 import { XMLValidator } from 'fast-xml-parser';
-import type * as z from 'zod';
 import { hasScope } from '../auth/scopes.js';
 import type { AccessToken } from '../auth/token-source.js';
 import { AuthError, SchemaError } from '../errors/errors.js';
@@ -8,10 +7,11 @@ import { waitWithin } from '../http/deadline.js';
 import { BROKEN, type HttpResponse } from '../http/transport.js';
 import { parseResponse } from '../schemas/common.js';
 import { buildXml, parseXml, type XmlModel } from '../xml/codec.js';
+import type * as z from '../zod.js';
 import type { CallOptions, ClientContext } from './context.js';
 import { errorFromResponse } from './response-errors.js';
 
-export interface Operation<S extends z.ZodType> {
+export interface Operation<S extends z.core.$ZodType> {
   method: 'GET' | 'POST';
   /** Path under baseUrl, segments already encoded. */
   path: string;
@@ -34,7 +34,7 @@ export interface Operation<S extends z.ZodType> {
 export function buildUrl(
   baseUrl: string,
   path: string,
-  query: Operation<z.ZodType>['query'] = {},
+  query: Operation<z.core.$ZodType>['query'] = {},
 ): string {
   const search = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined) search.set(k, String(v));
@@ -70,7 +70,7 @@ function decodeXml(text: string): unknown {
  * @example
  * const report = await execute(ctx, { method: 'GET', path, scope, schema, model: 'UsageReportGSM' });
  */
-export async function execute<S extends z.ZodType>(
+export async function execute<S extends z.core.$ZodType>(
   ctx: ClientContext,
   op: Operation<S>,
 ): Promise<z.output<S>> {

@@ -1,4 +1,4 @@
-export { type CredentialsAuth, SkywatchClient, type SkywatchClientOptions } from './client.js';
+export { SkywatchClient, type SkywatchClientOptions } from './client.js';
 export type { BlockedUrlOptions, CartOptions } from './console.js';
 export type { CallOptions, Format } from './context.js';
 export type { DnspReportOptions, UsageReportOptions } from './reports.js';

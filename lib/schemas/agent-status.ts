@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { DateTime, Int, Keycode } from './common.js';
 
 // Spec 2.2. Groups are nested objects named after the group and present only when selected
@@ -37,7 +37,7 @@ export const ExtendedInfo = z.looseObject({
 });
 
 export const TimesAndStats = z.looseObject({
-  LastGarbageRemovalTime: DateTime.nullable(),
+  LastGarbageRemovalTime: z.nullable(DateTime),
   LastGarbageRemovalSize: Int,
   TotalGarbageRemovalSize: Int,
   LastScan: DateTime,
@@ -45,13 +45,13 @@ export const TimesAndStats = z.looseObject({
   LastScanCount: Int,
   ScanCount: Int,
   ThreatsRemoved: Int,
-  LastQuickScan: DateTime.nullable(),
+  LastQuickScan: z.nullable(DateTime),
   LastQuickScanDuration: Int,
-  LastFullScan: DateTime.nullable(),
+  LastFullScan: z.nullable(DateTime),
   LastFullScanDuration: Int,
-  LastCustomScan: DateTime.nullable(),
+  LastCustomScan: z.nullable(DateTime),
   LastCustomScanDuration: Int,
-  LastDeepScan: DateTime.nullable(),
+  LastDeepScan: z.nullable(DateTime),
   LastDeepScanDuration: Int,
 });
 
@@ -72,7 +72,7 @@ export const EnabledFeatures = z.looseObject({
   USBShieldEnabled: z.boolean(),
   OfflineShieldEnabled: z.boolean(),
   // The spec gives no type, only "may be null".
-  ScriptShieldStatus: z.union([z.string(), z.number(), z.boolean()]).nullable(),
+  ScriptShieldStatus: z.nullable(z.union([z.string(), z.number(), z.boolean()])),
   FirewallEnabled: z.boolean(),
   InfraredEnabled: z.boolean(),
   IDShieldEnabled: z.boolean(),
@@ -145,13 +145,13 @@ export const AgentStatus = z.looseObject({
   TimesSeen: Int,
   Hidden: z.boolean(),
   Deactivated: z.boolean(),
-  ActivationStatusTime: DateTime.nullable(),
-  BasicInfo: BasicInfo.optional(),
-  ExtendedInfo: ExtendedInfo.optional(),
-  TimesAndStats: TimesAndStats.optional(),
-  Scheduling: Scheduling.optional(),
-  EnabledFeatures: EnabledFeatures.optional(),
-  SystemAnalyzer: SystemAnalyzer.optional(),
-  OSAndVersions: OSAndVersions.optional(),
+  ActivationStatusTime: z.nullable(DateTime),
+  BasicInfo: z.optional(BasicInfo),
+  ExtendedInfo: z.optional(ExtendedInfo),
+  TimesAndStats: z.optional(TimesAndStats),
+  Scheduling: z.optional(Scheduling),
+  EnabledFeatures: z.optional(EnabledFeatures),
+  SystemAnalyzer: z.optional(SystemAnalyzer),
+  OSAndVersions: z.optional(OSAndVersions),
 });
 export type AgentStatus = z.infer<typeof AgentStatus>;

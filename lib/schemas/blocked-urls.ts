@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { DateTime, Int } from './common.js';
 
 export const DatedCount = z.looseObject({

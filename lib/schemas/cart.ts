@@ -1,35 +1,36 @@
-import * as z from 'zod';
 import { isCountryCode } from '../validation/country.js';
+import * as z from '../zod.js';
 import { Int } from './common.js';
 
 /**
  * Request customer (2.8). Required fields per docs/service-choices.md; strings at most 256
  * characters; Country ISO 3166-1 alpha-2 upper case; a plain `local@domain.tld` e-mail.
  */
-const Text = z.string().max(256);
+const Text = z.string().check(z.maxLength(256));
+const Required = Text.check(z.minLength(1));
 export const CustomerInput = z.looseObject({
-  FirstName: Text.min(1),
-  LastName: Text.min(1),
-  Address1: Text.min(1),
-  Address2: Text.nullable().optional(),
-  City: Text.min(1),
-  PostalCode: Text.min(1),
-  State: Text.optional(),
+  FirstName: Required,
+  LastName: Required,
+  Address1: Required,
+  Address2: z.optional(z.nullable(Text)),
+  City: Required,
+  PostalCode: Required,
+  State: z.optional(Text),
   Country: z
     .string()
-    .refine(isCountryCode, 'must be an assigned ISO 3166-1 alpha-2 code in upper case'),
-  CustomerEmail: Text.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address'),
-  CompanyName: Text.optional(),
-  CompanyTypeId: Int.min(0).optional(),
-  ExternalCustomerKey: Text.optional(),
-  OptIn: z.boolean().optional(),
+    .check(z.refine(isCountryCode, 'must be an assigned ISO 3166-1 alpha-2 code in upper case')),
+  CustomerEmail: Text.check(z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address')),
+  CompanyName: z.optional(Text),
+  CompanyTypeId: z.optional(Int.check(z.minimum(0))),
+  ExternalCustomerKey: z.optional(Text),
+  OptIn: z.optional(z.boolean()),
 });
 export type CustomerInput = z.input<typeof CustomerInput>;
 
 /** AddCustomersToCartRequestServiceModel (4.10 body). */
 export const AddCustomersToCartRequest = z.looseObject({
   Shipping: CustomerInput,
-  Reseller: CustomerInput.optional(),
+  Reseller: z.optional(CustomerInput),
 });
 export type AddCustomersToCartRequest = z.input<typeof AddCustomersToCartRequest>;
 
@@ -38,7 +39,7 @@ export const CustomerRecord = z.looseObject({
   FirstName: z.string(),
   LastName: z.string(),
   Address1: z.string(),
-  Address2: z.string().nullable(),
+  Address2: z.nullable(z.string()),
   City: z.string(),
   PostalCode: z.string(),
   State: z.string(),
@@ -58,6 +59,6 @@ export type CustomerRecord = z.infer<typeof CustomerRecord>;
 export const AddCustomersToCartResponse = z.looseObject({
   Billing: CustomerRecord,
   Shipping: CustomerRecord,
-  Reseller: CustomerRecord.optional(),
+  Reseller: z.optional(CustomerRecord),
 });
 export type AddCustomersToCartResponse = z.infer<typeof AddCustomersToCartResponse>;

@@ -1,9 +1,9 @@
-import * as z from 'zod';
 import { SchemaError } from '../errors/errors.js';
+import * as z from '../zod.js';
 
 /** ISO 8601 instant as the service renders it (`2026-06-15T12:00:00Z`, offsets allowed). */
 export const DateTime = z.iso.datetime({ offset: true });
-export const Int = z.number().int();
+export const Int = z.number().check(z.int());
 export const Keycode = z.string();
 export const Uuid = z.string();
 
@@ -28,12 +28,12 @@ export function formatPath(path: readonly PropertyKey[]): string {
  * @example
  * const report = parseResponse(UsageReportGSM, body, 'UsageReportGSM');
  */
-export function parseResponse<S extends z.ZodType>(
+export function parseResponse<S extends z.core.$ZodType>(
   schema: S,
   data: unknown,
   model: string,
 ): z.output<S> {
-  const result = schema.safeParse(data);
+  const result = z.safeParse(schema, data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = formatPath(issue?.path ?? []);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { DateTime, Int, Keycode, Uuid } from './common.js';
 
 /** DNSP status entry (2.3). */
@@ -7,7 +7,7 @@ export const DNSPAgentStatus = z.looseObject({
   IsVirtualMachine: z.boolean(),
   DNSAgentStatus: z.string(),
   InstalledDate: DateTime,
-  UninstalledDate: DateTime.nullable(),
+  UninstalledDate: z.nullable(DateTime),
   AgentVersion: z.string(),
   LastSeenDate: DateTime,
   LastModifiedDate: DateTime,

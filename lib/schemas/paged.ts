@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { AgentStatus } from './agent-status.js';
 import { Int } from './common.js';
 import { DNSPAgentStatus } from './dnsp-status.js';
@@ -9,11 +9,11 @@ import { DNSPAgentStatus } from './dnsp-status.js';
  * @example
  * const AgentPage = pagedEnvelope(AgentStatus);
  */
-export function pagedEnvelope<E extends z.ZodType>(entry: E) {
+export function pagedEnvelope<E extends z.core.$ZodType>(entry: E) {
   return z.looseObject({
     QueryResults: z.array(entry),
-    ContinuationToken: z.string().nullable(),
-    ContinuationURI: z.string().nullable(),
+    ContinuationToken: z.nullable(z.string()),
+    ContinuationURI: z.nullable(z.string()),
     Count: Int,
   });
 }

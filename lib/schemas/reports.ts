@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { DateTime, Int, Keycode, Uuid } from './common.js';
 
 /** GSM usage report (2.4). */
@@ -23,7 +23,7 @@ export type UsageReportGSM = z.infer<typeof UsageReportGSM>;
 /** ReportInfo of 2.5 and 2.6. */
 export const SitesReportInfo = z.looseObject({
   Count: Int,
-  SiteKeyFilter: z.string().nullable(),
+  SiteKeyFilter: z.nullable(z.string()),
   ReportType: z.string(),
   EffectiveDate: DateTime,
   GSMKey: Keycode,
@@ -52,8 +52,9 @@ export type UsageReportSites = z.infer<typeof UsageReportSites>;
  * `Sites` optional, so an answer of another shape still passes with its fields kept.
  */
 export const UsageReportSite = z.looseObject({
-  ReportInfo: SitesReportInfo.partial().loose(),
-  Sites: z.array(UsageReportSiteEntry).optional(),
+  // Partial keeps SitesReportInfo's catch-all: the info stays loose.
+  ReportInfo: z.partial(SitesReportInfo),
+  Sites: z.optional(z.array(UsageReportSiteEntry)),
 });
 export type UsageReportSite = z.infer<typeof UsageReportSite>;
 

@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors/errors.js';
 import { AddCustomersToCartRequest } from '../schemas/cart.js';
 import { formatPath } from '../schemas/common.js';
+import * as z from '../zod.js';
 
 /**
  * Checks a 4.10 body against the customer rules (required fields, country code, e-mail, types)
@@ -10,7 +11,7 @@ import { formatPath } from '../schemas/common.js';
  * validateCartRequest({ Shipping: customer });
  */
 export function validateCartRequest(body: AddCustomersToCartRequest): AddCustomersToCartRequest {
-  const result = AddCustomersToCartRequest.safeParse(body);
+  const result = z.safeParse(AddCustomersToCartRequest, body);
   if (result.success) return body;
   const issue = result.error.issues[0];
   const field = formatPath(issue?.path ?? []);

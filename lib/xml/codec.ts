@@ -1,14 +1,14 @@
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
-import type * as z from 'zod';
 import { SchemaError } from '../errors/errors.js';
 import { parseResponse } from '../schemas/common.js';
+import type * as z from '../zod.js';
 import { describe } from './zod-walk.js';
 
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 const NIL = '@_i:nil';
 
 /** How one model is written in XML: root element and the item element of each array field. */
-export interface XmlModel<S extends z.ZodType = z.ZodType> {
+export interface XmlModel<S extends z.core.$ZodType = z.core.$ZodType> {
   root: string;
   schema: S;
   /** Array field name → element wrapping each item, e.g. `DatedCounts` → `…DatedCount`. */
@@ -59,7 +59,7 @@ function plain(node: unknown): unknown {
 }
 
 function coerce(
-  schema: z.ZodType | undefined,
+  schema: z.core.$ZodType | undefined,
   node: Node,
   items: Record<string, string>,
   field = '',
@@ -107,7 +107,7 @@ function coerce(
  * @example
  * const counts = parseXml(BLOCKED_URLS_XML, body);
  */
-export function parseXml<S extends z.ZodType>(model: XmlModel<S>, xml: string): z.output<S> {
+export function parseXml<S extends z.core.$ZodType>(model: XmlModel<S>, xml: string): z.output<S> {
   let doc: Record<string, unknown>;
   try {
     doc = parser.parse(xml, { allowBooleanAttributes: true }) as Record<string, unknown>;

@@ -1,22 +1,22 @@
-import type * as z from 'zod';
+import type * as z from '../zod.js';
 
 /** The parts of a zod 4 definition the XML codec needs; read through `_zod.def`. */
 interface Def {
   type: string;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  innerType?: z.ZodType;
-  options?: z.ZodType[];
-  in?: z.ZodType;
+  shape?: Record<string, z.core.$ZodType>;
+  element?: z.core.$ZodType;
+  innerType?: z.core.$ZodType;
+  options?: z.core.$ZodType[];
+  in?: z.core.$ZodType;
 }
 
-function def(schema: z.ZodType): Def {
+function def(schema: z.core.$ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
 export type Kind =
-  | { kind: 'object'; shape: Record<string, z.ZodType> }
-  | { kind: 'array'; element: z.ZodType }
+  | { kind: 'object'; shape: Record<string, z.core.$ZodType> }
+  | { kind: 'array'; element: z.core.$ZodType }
   | { kind: 'number' | 'boolean' | 'string' | 'other' };
 
 /**
@@ -24,9 +24,9 @@ export type Kind =
  * whether null is allowed. XML carries only text, so this is how values get their types back.
  *
  * @example
- * describe(z.number().int().nullable()); // { kind: 'number', nullable: true }
+ * describe(z.nullable(z.number().check(z.int()))); // { kind: 'number', nullable: true }
  */
-export function describe(schema: z.ZodType): Kind & { nullable: boolean } {
+export function describe(schema: z.core.$ZodType): Kind & { nullable: boolean } {
   let current = schema;
   let nullable = false;
   for (let i = 0; i < 20; i++) {

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FunctionName } from '../../infra/functions.js';
@@ -67,6 +69,31 @@ describe('Bundles (real esbuild, no Docker)', () => {
       expect(readFileSync(path.join(assetDir(name), 'index.mjs'), 'utf8')).toMatch(
         /\/\/# sourceMappingURL=index\.mjs\.map\s*$/,
       );
+    });
+  }
+
+  // zod/mini has no messages of its own: lib/zod.ts sets the English ones. The package is
+  // "sideEffects": false, so esbuild would drop that setting if nothing the bundle uses came
+  // from that module; a bad setting at cold start shows whether it survived.
+  for (const name of NAMES) {
+    it(`${name} names a bad setting in English when its bundle loads`, () => {
+      const url = JSON.stringify(pathToFileURL(path.join(assetDir(name), 'index.mjs')).href);
+      const script = `try { await import(${url}); } catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH,
+          AWS_REGION: 'us-east-1',
+          SKYWATCH_BASE_URL: 'https://service.example.com/service',
+          SKYWATCH_AUTH_URL: 'https://service.example.com/identity',
+          TOKEN_SECRET_ARN: '',
+        },
+      });
+      expect(JSON.parse(run.stdout)).toEqual({
+        name: 'ConfigError',
+        message:
+          'Environment variable TOKEN_SECRET_ARN Too small: expected string to have >=1 characters',
+      });
     });
   }
 
