@@ -15,23 +15,28 @@ export interface XmlModel<S extends z.core.$ZodType = z.core.$ZodType> {
   items: Record<string, string>;
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  // Values stay text: their types come from the zod schema, never from guessing.
-  parseTagValue: false,
-  parseAttributeValue: false,
-  // Read `<X i:nil/>` as well as `<X i:nil="true"/>`.
-  allowBooleanAttributes: true,
-  trimValues: false,
-});
-
-const builder = new XMLBuilder({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  suppressEmptyNode: true,
-  suppressBooleanAttributes: false,
-});
+// Built on the first XML call: no function speaks XML, and every one would otherwise build
+// both at cold start.
+let parser: XMLParser | undefined;
+let builder: XMLBuilder | undefined;
+const xmlParser = () =>
+  (parser ??= new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    // Values stay text: their types come from the zod schema, never from guessing.
+    parseTagValue: false,
+    parseAttributeValue: false,
+    // Read `<X i:nil/>` as well as `<X i:nil="true"/>`.
+    allowBooleanAttributes: true,
+    trimValues: false,
+  }));
+const xmlBuilder = () =>
+  (builder ??= new XMLBuilder({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    suppressEmptyNode: true,
+    suppressBooleanAttributes: false,
+  }));
 
 type Node = string | Record<string, unknown> | undefined;
 
@@ -110,7 +115,7 @@ function coerce(
 export function parseXml<S extends z.core.$ZodType>(model: XmlModel<S>, xml: string): z.output<S> {
   let doc: Record<string, unknown>;
   try {
-    doc = parser.parse(xml, { allowBooleanAttributes: true }) as Record<string, unknown>;
+    doc = xmlParser().parse(xml, { allowBooleanAttributes: true }) as Record<string, unknown>;
   } catch (error) {
     throw new SchemaError(`Response ${model.root} is not well-formed XML`, '(root)', {
       cause: error,
@@ -147,5 +152,5 @@ function toNode(value: unknown, items: Record<string, string>, field = ''): unkn
 export function buildXml(model: XmlModel, value: unknown): string {
   const body = toNode(value, model.items) as Record<string, unknown>;
   const doc = { [model.root]: { '@_xmlns:i': XSI, ...body } };
-  return `<?xml version="1.0" encoding="utf-8"?>${builder.build(doc) as string}`;
+  return `<?xml version="1.0" encoding="utf-8"?>${xmlBuilder().build(doc) as string}`;
 }
