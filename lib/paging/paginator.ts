@@ -129,10 +129,6 @@ export class Paginator<E> implements AsyncIterable<E> {
         pending = this.fetchPage(next);
         // Held until awaited below; keeps an early `break` from raising an unhandled rejection.
         pending.catch(() => {});
-        // Let the request go out before the caller gets the page: a caller that works on the
-        // page synchronously (serialising it, say) would otherwise hold the request back until
-        // it is done, and the next page would be neither rendered nor sent meanwhile.
-        await new Promise((resolve) => setImmediate(resolve));
       }
       yield* items(page);
       // Reached only when the caller asked for more after this page: it is done with it.
