@@ -9,6 +9,7 @@ import type { RetryOptions } from '../http/retry.js';
 import { Transport } from '../http/transport.js';
 import type { WindowLimits } from '../validation/dates.js';
 import { userAgent } from '../version.js';
+import type { XmlCodec } from '../xml/codec.js';
 import type { ClientContext, Format } from './context.js';
 import { ClientOperations } from './operations.js';
 
@@ -28,6 +29,12 @@ export interface SkywatchClientOptions extends DeadlineOptions {
   hooks?: ClientHooks;
   /** Representation of 4.8–4.10. @default 'json' */
   format?: Format;
+  /**
+   * The XML codec (`xmlCodec` from lib/xml), needed to use `format: 'xml'`. Passed in rather
+   * than imported so that JSON-only code does not bundle fast-xml-parser.
+   * @default none: asking for XML fails with a ValidationError before any request
+   */
+  xml?: XmlCodec;
   /** Limits of the 4.9 window. @default { maxRangeDays: 30, historyDays: 90 } */
   blockedUrlLimits?: WindowLimits;
   /** Fail before sending when the token's granted scopes lack the operation's. @default true */
@@ -87,6 +94,7 @@ export class SkywatchClient extends ClientOperations {
       tokens,
       clock,
       format: options.format ?? 'json',
+      ...(options.xml === undefined ? {} : { xml: options.xml }),
       blockedUrlLimits: options.blockedUrlLimits ?? {},
       checkScopes: options.checkScopes ?? true,
     };

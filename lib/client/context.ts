@@ -2,6 +2,7 @@ import type { TokenSource } from '../auth/token-source.js';
 import type { Clock } from '../http/clock.js';
 import type { Transport } from '../http/transport.js';
 import type { WindowLimits } from '../validation/dates.js';
+import type { XmlCodec } from '../xml/codec.js';
 
 /** Representation of 4.8, 4.9 and 4.10 (the others are JSON only). */
 export type Format = 'json' | 'xml';
@@ -13,6 +14,8 @@ export interface ClientContext {
   tokens: TokenSource;
   clock: Clock;
   format: Format;
+  /** Needed for the XML representation; see SkywatchClientOptions.xml. */
+  xml?: XmlCodec;
   blockedUrlLimits: WindowLimits;
   /** Check a token's granted scopes before each request. */
   checkScopes: boolean;

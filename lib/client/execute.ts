@@ -1,12 +1,11 @@
-import { XMLValidator } from 'fast-xml-parser';
 import { hasScope } from '../auth/scopes.js';
 import type { AccessToken } from '../auth/token-source.js';
-import { AuthError, SchemaError } from '../errors/errors.js';
+import { AuthError, SchemaError, ValidationError } from '../errors/errors.js';
 import { redactUrl } from '../errors/redact.js';
 import { waitWithin } from '../http/deadline.js';
 import { BROKEN, type HttpResponse } from '../http/transport.js';
 import { parseResponse } from '../schemas/common.js';
-import { buildXml, parseXml, type XmlModel } from '../xml/codec.js';
+import type { XmlModel } from '../xml/codec.js';
 import type * as z from '../zod.js';
 import type { CallOptions, ClientContext } from './context.js';
 import { errorFromResponse } from './response-errors.js';
@@ -57,12 +56,6 @@ function decodeJson(text: string): unknown {
   return JSON.parse(text);
 }
 
-function decodeXml(text: string): unknown {
-  const result = XMLValidator.validate(text, { allowBooleanAttributes: true });
-  if (result !== true) throw new Error(result.err.msg);
-  return text;
-}
-
 /**
  * Runs one operation: token and scope check, request with retries, one token refresh and
  * replay after a 401, error mapping, and schema validation of the answer.
@@ -75,14 +68,21 @@ export async function execute<S extends z.core.$ZodType>(
   op: Operation<S>,
 ): Promise<z.output<S>> {
   const url = buildUrl(ctx.baseUrl, op.path, op.query);
+  const xml = op.xml ? ctx.xml : undefined;
+  if (op.xml && !xml) {
+    throw new ValidationError(
+      'format',
+      "'xml' needs the XML codec: create the client with `xml: xmlCodec` (from lib/xml)",
+    );
+  }
   const headers: Record<string, string> = {
     accept: op.xml ? 'application/xml' : 'application/json',
   };
   let body: string | undefined;
   if (op.body !== undefined) {
-    if (op.xml?.request) {
+    if (op.xml?.request && xml) {
       headers['content-type'] = 'application/xml; charset=utf-8';
-      body = buildXml(op.xml.request, op.body);
+      body = xml.build(op.xml.request, op.body);
     } else {
       headers['content-type'] = 'application/json; charset=utf-8';
       body = JSON.stringify(op.body);
@@ -106,7 +106,7 @@ export async function execute<S extends z.core.$ZodType>(
       url,
       headers: { ...headers, authorization: `Bearer ${token.value}` },
       ...(body === undefined ? {} : { body }),
-      decode: op.xml ? decodeXml : decodeJson,
+      decode: xml ? xml.validate : decodeJson,
       ...(bounded ? { deadline: { deadline } } : {}),
     });
   };
@@ -126,6 +126,6 @@ export async function execute<S extends z.core.$ZodType>(
       '(root)',
     );
   }
-  if (op.xml) return parseXml(op.xml.response, res.text);
+  if (op.xml && xml) return xml.parse(op.xml.response, res.text);
   return parseResponse(op.schema, res.decoded, op.model);
 }

@@ -1,4 +1,11 @@
-export { buildXml, parseXml, type XmlModel } from './codec.js';
+export {
+  buildXml,
+  parseXml,
+  validateXml,
+  type XmlCodec,
+  type XmlModel,
+  xmlCodec,
+} from './codec.js';
 export {
   BLOCKED_URLS_XML,
   CART_REQUEST_XML,

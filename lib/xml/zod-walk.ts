@@ -8,6 +8,7 @@ interface Def {
   innerType?: z.core.$ZodType;
   options?: z.core.$ZodType[];
   in?: z.core.$ZodType;
+  getter?: () => z.core.$ZodType;
 }
 
 function def(schema: z.core.$ZodType): Def {
@@ -20,7 +21,7 @@ export type Kind =
   | { kind: 'number' | 'boolean' | 'string' | 'other' };
 
 /**
- * Looks through wrappers (optional, nullable, default, pipe) to the schema's value kind and
+ * Looks through wrappers (optional, nullable, default, pipe, lazy) to the schema's value kind and
  * whether null is allowed. XML carries only text, so this is how values get their types back.
  *
  * @example
@@ -34,6 +35,10 @@ export function describe(schema: z.core.$ZodType): Kind & { nullable: boolean } 
     if (d.type === 'nullable') nullable = true;
     if ((d.type === 'optional' || d.type === 'nullable' || d.type === 'default') && d.innerType) {
       current = d.innerType;
+      continue;
+    }
+    if (d.type === 'lazy' && d.getter) {
+      current = d.getter();
       continue;
     }
     if (d.type === 'pipe' && d.in) {

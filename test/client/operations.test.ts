@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthError, HttpError, type SkywatchClient } from '../../lib/index.js';
+import {
+  AuthError,
+  HttpError,
+  type SkywatchClient,
+  ValidationError,
+  xmlCodec,
+} from '../../lib/index.js';
 import { CUSTOMER, startWorld, type World } from './support/world.js';
 
 let w: World;
 let client: SkywatchClient;
 beforeAll(async () => {
   w = await startWorld();
-  client = w.client();
+  client = w.client({ xml: xmlCodec });
 });
 afterAll(() => w.emu.close());
 
@@ -113,6 +119,17 @@ describe('SkywatchClient: reports (4.5–4.8) over HTTP', () => {
       SiteKeyFilter: w.dnspSite.key,
       ReportType: 'DevicesSeen',
     });
+  });
+});
+
+describe('SkywatchClient: the XML codec is opt-in', () => {
+  it('refuses XML without the codec before sending anything', async () => {
+    const jsonOnly = w.client();
+    const before = w.emu.stats().requests;
+    const call = jsonOnly.siteDnspUsageReport(w.gsm.key, w.dnspSite.key, { format: 'xml' });
+    await expect(call).rejects.toBeInstanceOf(ValidationError);
+    await expect(call).rejects.toThrow(/xml: xmlCodec/);
+    expect(w.emu.stats().requests).toBe(before);
   });
 });
 
