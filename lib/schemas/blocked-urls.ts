@@ -1,18 +1,22 @@
 import * as z from '../zod.js';
 import { DateTime, Int } from './common.js';
 
-export const DatedCount = z.looseObject({
-  /** The day, at 00:00:00 UTC. */
-  Date: DateTime,
-  Count: Int,
-});
+export const DatedCount = z.lazy(() =>
+  z.looseObject({
+    /** The day, at 00:00:00 UTC. */
+    Date: DateTime,
+    Count: Int,
+  }),
+);
 
 /** Blocked-URL counts (2.7); DatedCounts newest day first. */
-export const GetBlockedURLsCountsResponse = z.looseObject({
-  IncludeDeactivated: z.boolean(),
-  IncludeHidden: z.boolean(),
-  StartDate: DateTime,
-  EndDate: DateTime,
-  DatedCounts: z.array(DatedCount),
-});
+export const GetBlockedURLsCountsResponse = z.lazy(() =>
+  z.looseObject({
+    IncludeDeactivated: z.boolean(),
+    IncludeHidden: z.boolean(),
+    StartDate: DateTime,
+    EndDate: DateTime,
+    DatedCounts: z.array(DatedCount),
+  }),
+);
 export type GetBlockedURLsCountsResponse = z.infer<typeof GetBlockedURLsCountsResponse>;

@@ -2,20 +2,22 @@ import * as z from '../zod.js';
 import { DateTime, Int, Keycode, Uuid } from './common.js';
 
 /** DNSP status entry (2.3). */
-export const DNSPAgentStatus = z.looseObject({
-  HostName: z.string(),
-  IsVirtualMachine: z.boolean(),
-  DNSAgentStatus: z.string(),
-  InstalledDate: DateTime,
-  UninstalledDate: z.nullable(DateTime),
-  AgentVersion: z.string(),
-  LastSeenDate: DateTime,
-  LastModifiedDate: DateTime,
-  TrafficCountLast24Hours: Int,
-  DNSPolicyID: Uuid,
-  DNSPolicyName: z.string(),
-  MachineID: z.string(),
-  KC: Keycode,
-  MasterKC: Keycode,
-});
+export const DNSPAgentStatus = z.lazy(() =>
+  z.looseObject({
+    HostName: z.string(),
+    IsVirtualMachine: z.boolean(),
+    DNSAgentStatus: z.string(),
+    InstalledDate: DateTime,
+    UninstalledDate: z.nullable(DateTime),
+    AgentVersion: z.string(),
+    LastSeenDate: DateTime,
+    LastModifiedDate: DateTime,
+    TrafficCountLast24Hours: Int,
+    DNSPolicyID: Uuid,
+    DNSPolicyName: z.string(),
+    MachineID: z.string(),
+    KC: Keycode,
+    MasterKC: Keycode,
+  }),
+);
 export type DNSPAgentStatus = z.infer<typeof DNSPAgentStatus>;

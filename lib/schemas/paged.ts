@@ -18,7 +18,7 @@ export function pagedEnvelope<E extends z.core.$ZodType>(entry: E) {
   });
 }
 
-export const AgentStatusPage = pagedEnvelope(AgentStatus);
+export const AgentStatusPage = z.lazy(() => pagedEnvelope(AgentStatus));
 export type AgentStatusPage = z.infer<typeof AgentStatusPage>;
-export const DNSPStatusPage = pagedEnvelope(DNSPAgentStatus);
+export const DNSPStatusPage = z.lazy(() => pagedEnvelope(DNSPAgentStatus));
 export type DNSPStatusPage = z.infer<typeof DNSPStatusPage>;

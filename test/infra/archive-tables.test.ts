@@ -129,10 +129,10 @@ describe('Archive tables', () => {
     const names = (name: string) =>
       table(name).StorageDescriptor.Columns.map((c: { Name: string }) => c.Name);
     expect(names('agent_status')).toEqual(
-      Object.keys(AgentStatus.shape).map((k) => k.toLowerCase()),
+      Object.keys(AgentStatus._zod.innerType.shape).map((k) => k.toLowerCase()),
     );
     expect(names('dnsp_status')).toEqual(
-      Object.keys(DNSPAgentStatus.shape).map((k) => k.toLowerCase()),
+      Object.keys(DNSPAgentStatus._zod.innerType.shape).map((k) => k.toLowerCase()),
     );
   });
 
