@@ -93,17 +93,26 @@ function loadOnce(file: string): number {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /**
- * Medians of `runs` timings of a bundle and its bare twin, taken alternately so that a load
- * change on a shared machine hits both alike.
+ * `runs` timings of a bundle and its bare twin, taken in adjacent pairs so that a load change on
+ * a shared machine hits both alike: the medians of each, and the median of the pairs' ratios
+ * (steadier than the ratio of medians when the machine's speed drifts during the run).
  */
-function loadTimes(file: string, bareFile: string, runs: number): [number, number] {
+function loadTimes(
+  file: string,
+  bareFile: string,
+  runs: number,
+): { own: number; bare: number; ratio: number } {
   const own: number[] = [];
   const bare: number[] = [];
+  const ratios: number[] = [];
   for (let i = 0; i < runs; i++) {
-    own.push(loadOnce(file));
-    bare.push(loadOnce(bareFile));
+    const o = loadOnce(file);
+    const b = loadOnce(bareFile);
+    own.push(o);
+    bare.push(b);
+    ratios.push(o / b);
   }
-  return [median(own), median(bare)];
+  return { own: median(own), bare: median(bare), ratio: median(ratios) };
 }
 
 export interface ColdStart {
@@ -117,7 +126,7 @@ export interface ColdStart {
   ratio: number;
 }
 
-export async function coldStarts(runs = 9): Promise<{ results: ColdStart[] }> {
+export async function coldStarts(runs = 21): Promise<{ results: ColdStart[] }> {
   const dir = resolve('bench/.bundles');
   mkdirSync(dir, { recursive: true });
   const results: ColdStart[] = [];
@@ -128,7 +137,7 @@ export async function coldStarts(runs = 9): Promise<{ results: ColdStart[] }> {
     writeFileSync(bareEntry, bareHandler(clients));
     const bareFile = join(dir, `${name}.bare.mjs`);
     const bare = await bundle(bareEntry, bareFile);
-    const [initMs, bareInitMs] = loadTimes(outfile, bareFile, runs);
+    const { own: initMs, bare: bareInitMs, ratio } = loadTimes(outfile, bareFile, runs);
     results.push({
       function: name,
       bundleBytes: bytes,
@@ -136,7 +145,7 @@ export async function coldStarts(runs = 9): Promise<{ results: ColdStart[] }> {
       bareBytes: bare.bytes,
       initMs,
       bareInitMs,
-      ratio: initMs / bareInitMs,
+      ratio,
     });
   }
   return { results };
