@@ -1,13 +1,13 @@
-import { ReportStore, StateStore, s3Client, sqsClient, WorkQueue } from '../../lib/aws/index.js';
+import { sqsClient, WorkQueue } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
 import { BucketEnv, GsmEnv, intSetting, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
 import type { SiteTask } from './archive-site.js';
 import { catchUpDay, daysToCatchUp } from './catch-up.js';
-import { DayRecords } from './day-records.js';
 import { runDates } from './event.js';
 import { archiveGsmDay, type DayResult } from './run.js';
+import { archiveStores } from './stores.js';
 
 /** report-fetcher: the daily archive, or a backfill of named dates. */
 const env = readEnv(
@@ -22,12 +22,9 @@ const env = readEnv(
 );
 const obs = observability('report-fetcher');
 const runtime = serviceRuntime('report-fetcher', obs, env);
-const s3 = s3Client();
 const deps = {
   client: runtime.client,
-  store: new ReportStore(s3, env.REPORT_BUCKET),
-  records: new DayRecords(new StateStore(s3, env.REPORT_BUCKET)),
-  manifests: new StateStore(s3, env.REPORT_BUCKET, ''),
+  ...archiveStores(env.REPORT_BUCKET),
   queue: env.FANOUT_QUEUE_URL
     ? new WorkQueue<SiteTask>(sqsClient(), env.FANOUT_QUEUE_URL)
     : undefined,

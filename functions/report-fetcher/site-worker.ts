@@ -1,11 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { ReportStore, StateStore, s3Client } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
 import { BucketEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
-import { DayRecords } from './day-records.js';
 import { handleSiteMessage } from './site-message.js';
+import { archiveStores } from './stores.js';
 
 /**
  * report-fetcher's SQS consumer for fanned-out sites. Failed messages are reported one by one
@@ -14,12 +13,9 @@ import { handleSiteMessage } from './site-message.js';
 const env = readEnv(z.extend(ServiceEnv, BucketEnv.shape));
 const obs = observability('report-site-worker');
 const runtime = serviceRuntime('report-site-worker', obs, env);
-const s3 = s3Client();
 const deps = {
   client: runtime.client,
-  store: new ReportStore(s3, env.REPORT_BUCKET),
-  records: new DayRecords(new StateStore(s3, env.REPORT_BUCKET)),
-  manifests: new StateStore(s3, env.REPORT_BUCKET, ''),
+  ...archiveStores(env.REPORT_BUCKET),
   warn: (message: string, error: unknown) =>
     obs.logger.warn(message, { error: loggableError(error) }),
 };
