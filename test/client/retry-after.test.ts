@@ -7,18 +7,20 @@ import {
   SkywatchClient,
   type SkywatchClientOptions,
 } from '../../lib/index.js';
-import { fakeClock, json, localServer } from '../lib/support/local-server.js';
+import {
+  closeLocalServers,
+  fakeClock,
+  json,
+  type LocalServer,
+  localServer,
+} from '../lib/support/local-server.js';
 import { CUSTOMER } from './support/world.js';
 
 // A real HTTP server (as ky's tests use) answering the client's requests; the client's clock is
 // a fake one whose sleeps return at once, so waits of seconds are recorded, not spent.
 
-type Server = Awaited<ReturnType<typeof localServer>>;
-let server: Server | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+let server: LocalServer | undefined;
+afterEach(closeLocalServers);
 
 const KEY = 'AAAA-BBBB-CCCC-DDDD-EEEE';
 const REPORT = {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../emulator/index.js';
+import { SHIPPING } from './customers.js';
 import {
   call,
   type Emulator,
@@ -10,16 +11,6 @@ import {
   start,
   token,
 } from './helpers.js';
-
-const SHIPPING = {
-  FirstName: 'Ada',
-  LastName: 'Lovelace',
-  Address1: '12 Analytical Row',
-  City: 'London',
-  PostalCode: 'NW1 2BE',
-  Country: 'GB',
-  CustomerEmail: 'ada@example.com',
-};
 
 let em: Emulator;
 let tok: string;

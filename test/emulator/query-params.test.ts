@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHIPPING } from './customers.js';
 import {
   call,
   callUrl,
@@ -35,16 +36,6 @@ beforeAll(async () => {
   tok = await token(em);
 });
 afterAll(() => em.close());
-
-const SHIPPING = {
-  FirstName: 'Ada',
-  LastName: 'Lovelace',
-  Address1: '12 Analytical Row',
-  City: 'London',
-  PostalCode: 'NW1 2BE',
-  Country: 'GB',
-  CustomerEmail: 'ada@example.com',
-};
 
 function send(op: string, query: Record<string, string>) {
   const post = op === '4.10';

@@ -6,14 +6,10 @@ import {
   userAgent,
   ValidationError,
 } from '../../lib/index.js';
-import { json, localServer } from './support/local-server.js';
+import { closeLocalServers, json, type LocalServer, localServer } from './support/local-server.js';
 
-type Server = Awaited<ReturnType<typeof localServer>>;
-let server: Server | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+let server: LocalServer | undefined;
+afterEach(closeLocalServers);
 
 const KEY = 'AAAA-BBBB-CCCC-DDDD-EEEE';
 

@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { credentialsTokenManager, Transport, ValidationError } from '../../lib/index.js';
-import { json, localServer, type Seen } from './support/local-server.js';
+import {
+  closeLocalServers,
+  json,
+  type LocalServer,
+  localServer,
+  type Seen,
+} from './support/local-server.js';
 
-type Server = Awaited<ReturnType<typeof localServer>>;
-let server: Server | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+let server: LocalServer | undefined;
+afterEach(closeLocalServers);
 
 async function tokenServer(seen: Seen[]) {
   return localServer((req, res) => {

@@ -10,14 +10,17 @@ import {
   type TokenSet,
   Transport,
 } from '../../lib/index.js';
-import { fakeClock, json, localServer, type Seen } from './support/local-server.js';
+import {
+  closeLocalServers,
+  fakeClock,
+  json,
+  type LocalServer,
+  localServer,
+  type Seen,
+} from './support/local-server.js';
 
-type Server = Awaited<ReturnType<typeof localServer>>;
-let server: Server | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+let server: LocalServer | undefined;
+afterEach(closeLocalServers);
 
 const SECRET = 'client-secret-for-unit';
 const PASSWORD = 'user-password-for-unit';

@@ -9,14 +9,16 @@ import {
   TimeoutError,
   Transport,
 } from '../../lib/index.js';
-import { fakeClock, json, localServer } from './support/local-server.js';
+import {
+  closeLocalServers,
+  fakeClock,
+  json,
+  type LocalServer,
+  localServer,
+} from './support/local-server.js';
 
-type Server = Awaited<ReturnType<typeof localServer>>;
-let server: Server | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+let server: LocalServer | undefined;
+afterEach(closeLocalServers);
 
 function transport(
   clock = fakeClock().clock,

@@ -10,6 +10,15 @@ export interface Seen {
 
 export type Handler = (req: Seen, res: ServerResponse, index: number) => void | Promise<void>;
 
+export type LocalServer = Awaited<ReturnType<typeof localServer>>;
+
+const open = new Set<LocalServer>();
+
+/** Closes every server `localServer` started; a test file runs it `afterEach`. */
+export async function closeLocalServers(): Promise<void> {
+  await Promise.all([...open].map((s) => s.close()));
+}
+
 /** A tiny real HTTP server for unit tests: records every request, answers through `handler`. */
 export async function localServer(handler: Handler) {
   const seen: Seen[] = [];
@@ -27,15 +36,18 @@ export async function localServer(handler: Handler) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const local = {
     url: `http://127.0.0.1:${port}`,
     seen,
     close: () =>
       new Promise<void>((resolve) => {
+        open.delete(local);
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+  open.add(local);
+  return local;
 }
 
 export function json(
