@@ -1,0 +1,44 @@
+/**
+ * Encodes batches of records as NDJSON bytes (one JSON document a line) into two buffers used
+ * in turn, so a snapshot of a million records allocates two buffers instead of a string and a
+ * buffer per page. Each record's JSON string dies young; nothing joins them into a page-sized
+ * string first. Measured in `npm run bench`: a page of 1,000 full status entries (~2.8 MB)
+ * costs less garbage collection this way than with a concatenated string.
+ *
+ * The buffer handed out by `encode` stays valid until the next-but-one call: the caller must
+ * be done with it (gzip has consumed it) by then.
+ *
+ * @example
+ * const ndjson = new NdjsonEncoder();
+ * gzip.write(ndjson.encode(page.entries), callback);
+ */
+export class NdjsonEncoder {
+  private readonly buffers: [Buffer, Buffer];
+  private turn: 0 | 1 = 0;
+
+  constructor(initialBytes = 4 * 1024 * 1024) {
+    this.buffers = [Buffer.allocUnsafe(initialBytes), Buffer.allocUnsafe(initialBytes)];
+  }
+
+  encode(records: readonly unknown[]): Buffer {
+    const turn = this.turn;
+    this.turn = turn === 0 ? 1 : 0;
+    let out = this.buffers[turn];
+    let used = 0;
+    for (const record of records) {
+      const json = JSON.stringify(record);
+      // UTF-8 needs at most 3 bytes per UTF-16 unit, plus the newline: grow before writing,
+      // because Buffer#write truncates silently.
+      const worstCase = json.length * 3 + 1;
+      if (used + worstCase > out.length) {
+        const grown = Buffer.allocUnsafe(Math.max(out.length * 2, used + worstCase));
+        out.copy(grown, 0, 0, used);
+        out = grown;
+        this.buffers[turn] = grown;
+      }
+      used += out.write(json, used);
+      out[used++] = 0x0a;
+    }
+    return out.subarray(0, used);
+  }
+}

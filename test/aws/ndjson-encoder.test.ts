@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NdjsonEncoder } from '../../lib/aws/ndjson-encoder.js';
+
+const lines = (bytes: Buffer) => bytes.toString('utf8').split('\n');
+
+describe('Class: NdjsonEncoder', () => {
+  it('writes one JSON document a line, each ending in a newline', () => {
+    const encoder = new NdjsonEncoder(16);
+    const out = encoder.encode([{ a: 1 }, { b: 'x' }, null, [1, 2]]);
+    expect(out.toString('utf8')).toBe('{"a":1}\n{"b":"x"}\nnull\n[1,2]\n');
+  });
+
+  it('grows past its starting size without losing bytes, multi-byte characters included', () => {
+    // Prepare: records far larger than the 8-byte buffer, with 2-, 3- and 4-byte UTF-8.
+    const records = Array.from({ length: 50 }, (_, i) => ({ i, name: `é€😀${'z'.repeat(i * 7)}` }));
+    const encoder = new NdjsonEncoder(8);
+    // Act
+    const out = encoder.encode(records);
+    // Assess
+    expect(
+      lines(out)
+        .slice(0, -1)
+        .map((l) => JSON.parse(l)),
+    ).toEqual(records);
+    expect(out.length).toBe(
+      Buffer.byteLength(records.map((r) => `${JSON.stringify(r)}\n`).join('')),
+    );
+  });
+
+  it('leaves the previous batch intact while it encodes the next one', () => {
+    const encoder = new NdjsonEncoder(64);
+    const first = encoder.encode([{ page: 1 }]);
+    const second = encoder.encode([{ page: 2 }]);
+    expect(first.toString()).toBe('{"page":1}\n');
+    expect(second.toString()).toBe('{"page":2}\n');
+    // The third batch takes the first one's buffer back: by then gzip has consumed it.
+    encoder.encode([{ page: 3 }]);
+    expect(second.toString()).toBe('{"page":2}\n');
+  });
+
+  it('encodes any JSON batch exactly as JSON.stringify would, line by line', () => {
+    const encoder = new NdjsonEncoder(32);
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 40 }), (records) => {
+        const expected = records.map((r) => `${JSON.stringify(r)}\n`).join('');
+        expect(encoder.encode(records).toString('utf8')).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('encodes an empty batch as no bytes', () => {
+    expect(new NdjsonEncoder().encode([]).length).toBe(0);
+  });
+});
