@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { archiveSnapshots } from '../functions/report-fetcher/archive-snapshots.js';
@@ -68,15 +69,20 @@ setInterval(() => {
     peak[k] = Math.max(peak[k], m[k] / 1048576);
 }, 100).unref();
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
+const loopBefore = performance.eventLoopUtilization();
 run()
   .then((result) => {
     const wallMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
     console.log(
       JSON.stringify({
         mode,
         ...result,
         wallMs,
-        cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        mainThreadBusy: performance.eventLoopUtilization(loopBefore).utilization,
+        heapLimitMb: getHeapStatistics().heap_size_limit / 1048576,
         peakRssMb: process.resourceUsage().maxRSS / 1024,
         peakMiB: peak,
       }),

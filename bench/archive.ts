@@ -1,100 +1,158 @@
+import { availableParallelism } from 'node:os';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { REPORT_FETCHER_MEMORY_MB } from '../infra/function-memory.js';
 import { createAwsClients } from '../lib/aws/index.js';
 import { startMoto } from '../scripts/local/moto-server.js';
+import { lambdaHeapFlags } from './lambda-heap.js';
+import { processCpuMs } from './process-cpu.js';
 import { runWorker, startEmulatorProcess } from './processes.js';
 
+type Mode = 'discard' | 'archive' | 'collect';
+/** The heap V8 gives the deployed report fetcher, or the one it gives itself on this machine. */
+type Heap = 'deployed' | 'default';
+
 export interface ArchiveRun {
-  mode: 'discard' | 'archive' | 'collect';
+  mode: Mode;
   endpoints: number;
   bytes: number;
   wallMs: number;
-  /** CPU time of the measuring process (its threads included: gzip runs on libuv's pool). */
+  /** CPU time of the walk in the measuring process (its threads included: gzip runs on libuv's pool). */
   cpuMs: number;
+  /** Share of the walk's wall time the main thread was busy (event-loop utilisation). */
+  mainThreadBusy: number;
+  /** CPU time the emulator and moto spent meanwhile (they share this machine's cores). */
+  serviceCpuMs: number;
+  s3CpuMs: number;
   peakRssMb: number;
   /** Peaks of the V8 heap and of memory outside it, sampled every 100 ms. */
   peakMiB: { heapUsed: number; heapTotal: number; external: number };
+  /** Which V8 heap the measuring process had, and its limit. */
+  heap: Heap;
+  heapLimitMb: number;
   error?: string;
 }
 
-export interface ArchiveAtScale {
+/** Archive against download-only, size by size, with one V8 heap configuration. */
+export interface ArchiveComparison {
   runs: Record<number, ArchiveRun[]>;
-  rssRatio: number;
   wallRatio: Record<number, number>;
+  /**
+   * The smallest wall ratio this machine allows: all the CPU the archive run took (walk,
+   * emulator, moto) spread perfectly over every core, against the download-only wall time.
+   */
+  cpuFloorRatio: Record<number, number>;
+  /** Peak RSS of the largest archive over the smallest. */
+  rssRatio: number;
+}
+
+export interface ArchiveAtScale extends ArchiveComparison {
+  /** The heap every headline run had: the one V8 gives the deployed report fetcher. */
+  heap: { memoryMb: number; flags: string[] };
+  /** The same walks with this machine's default heap, which collects far less often. */
+  defaultHeap: ArchiveComparison;
   /** The same comparison with the service answering each page `latencyMs` later. */
   withLatency: { endpoints: number; latencyMs: number; runs: ArchiveRun[]; wallRatio: number };
+}
+
+interface Job {
+  mode: Mode;
+  heap: Heap;
 }
 
 /**
  * Archive at scale: the report fetcher's snapshot archive of a GSM of each size against the
  * same walk that discards every page, and (where it fits in memory) against collecting
- * everything first. Each run is a fresh process; the emulator and moto run on their own.
+ * everything first. Each run is a fresh process, with the V8 heap of the deployed function;
+ * the emulator and moto run on their own.
  */
 export async function archiveAtScale(
   sizes: number[],
   collectUpTo: number,
   latency = { endpoints: 100_000, latencyMs: 50 },
 ): Promise<ArchiveAtScale> {
+  const flags = lambdaHeapFlags(REPORT_FETCHER_MEMORY_MB);
   const moto = await startMoto();
   const aws = createAwsClients({
     endpoint: moto.endpoint,
     credentials: { accessKeyId: 't', secretAccessKey: 't' },
   });
   const runs: Record<number, ArchiveRun[]> = {};
+  const defaultRuns: Record<number, ArchiveRun[]> = {};
   let latencyRuns: ArchiveRun[] = [];
+  const s3 = { endpoint: moto.endpoint, pid: moto.pid, aws };
   try {
     for (const size of sizes) {
-      const modes =
-        size <= collectUpTo
-          ? (['discard', 'archive', 'collect'] as const)
-          : (['discard', 'archive'] as const);
-      runs[size] = await measure(moto.endpoint, aws, size, modes, 0);
+      const jobs: Job[] = [
+        { mode: 'discard', heap: 'deployed' },
+        { mode: 'archive', heap: 'deployed' },
+        ...(size <= collectUpTo ? [{ mode: 'collect', heap: 'deployed' } as const] : []),
+        { mode: 'discard', heap: 'default' },
+        { mode: 'archive', heap: 'default' },
+      ];
+      const done = await measure(s3, size, jobs, 0, flags);
+      runs[size] = done.filter((r) => r.heap === 'deployed');
+      defaultRuns[size] = done.filter((r) => r.heap === 'default');
     }
-    // The emulator shares this machine's two cores, so at scale both walks are bound by CPU and
-    // nothing can hide the archive's serialising and compressing. A real service answers over a
-    // network: with some latency per page, prefetching overlaps that work with the wait.
+    // With some latency per page, as from a service across a network, prefetching overlaps the
+    // archive's work with the wait.
     latencyRuns = await measure(
-      moto.endpoint,
-      aws,
+      s3,
       latency.endpoints,
-      ['discard', 'archive'],
+      [
+        { mode: 'discard', heap: 'deployed' },
+        { mode: 'archive', heap: 'deployed' },
+      ],
       latency.latencyMs,
+      flags,
     );
   } finally {
     await moto.stop();
   }
-  const of = (size: number, mode: ArchiveRun['mode']) => runs[size]?.find((r) => r.mode === mode);
-  const smallest = Math.min(...sizes);
-  const largest = Math.max(...sizes);
-  const wallRatio: Record<number, number> = {};
-  for (const size of sizes)
-    wallRatio[size] =
-      (of(size, 'archive')?.wallMs ?? Number.NaN) / (of(size, 'discard')?.wallMs ?? Number.NaN);
   return {
-    runs,
-    rssRatio:
-      (of(largest, 'archive')?.peakRssMb ?? Number.NaN) /
-      (of(smallest, 'archive')?.peakRssMb ?? Number.NaN),
-    wallRatio,
+    heap: { memoryMb: REPORT_FETCHER_MEMORY_MB, flags },
+    ...compare(sizes, runs),
+    defaultHeap: compare(sizes, defaultRuns),
     withLatency: {
       ...latency,
       runs: latencyRuns,
-      wallRatio:
-        (latencyRuns.find((r) => r.mode === 'archive')?.wallMs ?? Number.NaN) /
-        (latencyRuns.find((r) => r.mode === 'discard')?.wallMs ?? Number.NaN),
+      wallRatio: wallOf(latencyRuns, 'archive') / wallOf(latencyRuns, 'discard'),
     },
   };
 }
 
-/** One emulator of `size` endpoints (optionally slowed down), one worker process per mode. */
+const wallOf = (runs: ArchiveRun[] | undefined, mode: Mode) =>
+  runs?.find((r) => r.mode === mode)?.wallMs ?? Number.NaN;
+
+function compare(sizes: number[], runs: Record<number, ArchiveRun[]>): ArchiveComparison {
+  const of = (size: number, mode: Mode) => runs[size]?.find((r) => r.mode === mode);
+  const wallRatio: Record<number, number> = {};
+  const cpuFloorRatio: Record<number, number> = {};
+  for (const size of sizes) {
+    const archive = of(size, 'archive');
+    const discardMs = wallOf(runs[size], 'discard');
+    wallRatio[size] = (archive?.wallMs ?? Number.NaN) / discardMs;
+    const allCpuMs = archive ? archive.cpuMs + archive.serviceCpuMs + archive.s3CpuMs : Number.NaN;
+    cpuFloorRatio[size] = allCpuMs / availableParallelism() / discardMs;
+  }
+  const rssOf = (size: number) => of(size, 'archive')?.peakRssMb ?? Number.NaN;
+  return {
+    runs,
+    wallRatio,
+    cpuFloorRatio,
+    rssRatio: rssOf(Math.max(...sizes)) / rssOf(Math.min(...sizes)),
+  };
+}
+
+/** One emulator of `size` endpoints (optionally slowed down), one worker process per job. */
 async function measure(
-  s3Endpoint: string,
-  aws: ReturnType<typeof createAwsClients>,
+  s3: { endpoint: string; pid: number | undefined; aws: ReturnType<typeof createAwsClients> },
   size: number,
-  modes: readonly ArchiveRun['mode'][],
+  jobs: Job[],
   latencyMs: number,
+  deployedHeapFlags: string[],
 ): Promise<ArchiveRun[]> {
   const bucket = `bench-archive-${size}-${latencyMs}`;
-  await aws.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  await s3.aws.s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const emulator = await startEmulatorProcess([
     '--gsms',
     '1',
@@ -119,17 +177,21 @@ async function measure(
       });
     }
     const out: ArchiveRun[] = [];
-    for (const mode of modes) {
-      const run = await runWorker<ArchiveRun>('bench/archive-worker.ts', [
-        mode,
-        emulator.baseUrl,
-        emulator.authUrl,
-        emulator.gsm,
-        s3Endpoint,
-        bucket,
-      ]);
-      const label = latencyMs > 0 ? `${size} +${latencyMs} ms` : `${size}`;
-      process.stdout.write(`  archive ${label} ${mode}: ${JSON.stringify(run)}\n`);
+    for (const job of jobs) {
+      const cpuBefore = [processCpuMs(emulator.pid), processCpuMs(s3.pid)];
+      const walk = await runWorker<ArchiveRun>(
+        'bench/archive-worker.ts',
+        [job.mode, emulator.baseUrl, emulator.authUrl, emulator.gsm, s3.endpoint, bucket],
+        job.heap === 'deployed' ? deployedHeapFlags : [],
+      );
+      const run: ArchiveRun = {
+        ...walk,
+        heap: job.heap,
+        serviceCpuMs: processCpuMs(emulator.pid) - (cpuBefore[0] ?? Number.NaN),
+        s3CpuMs: processCpuMs(s3.pid) - (cpuBefore[1] ?? Number.NaN),
+      };
+      const label = `${size}${latencyMs > 0 ? ` +${latencyMs} ms` : ''}, heap ${Math.round(run.heapLimitMb)} MiB`;
+      process.stdout.write(`  archive ${label} ${job.mode}: ${JSON.stringify(run)}\n`);
       out.push(run);
     }
     return out;

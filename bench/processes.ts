@@ -6,6 +6,7 @@ export interface EmulatorProcess {
   authUrl: string;
   adminUrl: string;
   gsm: string;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -37,6 +38,7 @@ export async function startEmulatorProcess(args: string[]): Promise<EmulatorProc
     authUrl: find('token URL').replace(/\/auth\/token$/, ''),
     adminUrl,
     gsm: info.gsms[0]?.key ?? '',
+    pid: child.pid,
     stop: () => stopChild(child),
   };
 }
@@ -48,8 +50,12 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Runs a TypeScript file in a fresh Node process and answers the last JSON line it printed. */
-export async function runWorker<T>(file: string, args: string[]): Promise<T> {
-  const child = spawn(process.execPath, [...TSX, file, ...args], {
+export async function runWorker<T>(
+  file: string,
+  args: string[],
+  nodeFlags: string[] = [],
+): Promise<T> {
+  const child = spawn(process.execPath, [...nodeFlags, ...TSX, file, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

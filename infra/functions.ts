@@ -9,6 +9,7 @@ import type { ResolvedSettings } from './config/settings.js';
 import { BUCKET_PREFIXES, type ReportBucket } from './constructs/report-bucket.js';
 import { SkywatchFunction } from './constructs/skywatch-function.js';
 import type { SkywatchSecrets } from './constructs/skywatch-secrets.js';
+import { REPORT_FETCHER_MEMORY_MB } from './function-memory.js';
 import {
   grantPrefixDelete,
   grantPrefixRead,
@@ -89,7 +90,7 @@ export function createFunctions(
     serviceName: 'report-fetcher',
     description: 'Archives the previous day of Skywatch reports to S3 and fans out per-site work',
     timeout: Duration.minutes(15),
-    memorySize: 1024,
+    memorySize: REPORT_FETCHER_MEMORY_MB,
     asyncRetryAttempts: 2,
     environment: env({
       REPORT_BUCKET: bucket.bucketName,

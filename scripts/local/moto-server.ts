@@ -9,6 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface MotoServer {
   /** Always 127.0.0.1: the SDK's virtual-host addressing breaks on `localhost`. */
   endpoint: string;
+  /** The server's process, for the benchmarks' CPU accounting. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function startMoto(
   }
   return {
     endpoint,
+    pid: child.pid,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
