@@ -1,8 +1,14 @@
-import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
+import {
+  type ArchivedObject,
+  type RecordBatch,
+  type ReportStore,
+  reportKey,
+} from '../../lib/aws/index.js';
 import type { Page, SkywatchClient } from '../../lib/index.js';
 
-async function* pageEntries<E>(pages: AsyncIterable<Page<E>>): AsyncGenerator<E[]> {
-  for await (const page of pages) yield page.entries;
+/** Each page's entries as the service wrote them: archived as received, not serialised again. */
+async function* pageTexts<E>(pages: AsyncIterable<Page<E>>): AsyncGenerator<RecordBatch> {
+  for await (const page of pages) yield { jsonTexts: page.entryTexts() };
 }
 
 /**
@@ -19,12 +25,12 @@ export async function archiveSnapshots(
   const paging = { batchSize: 1000, prefetch: true } as const;
   const agents = await store.streamRecords(
     reportKey({ dataset: 'agent-status', gsm, date: day, file: 'snapshot.ndjson.gz' }),
-    pageEntries(client.gsmAgentStatus(gsm, paging).pages()),
+    pageTexts(client.gsmAgentStatus(gsm, paging).pages()),
     { operation: '4.3', gsm },
   );
   const dnsp = await store.streamRecords(
     reportKey({ dataset: 'dnsp-status', gsm, date: day, file: 'snapshot.ndjson.gz' }),
-    pageEntries(client.gsmDnspStatus(gsm, paging).pages()),
+    pageTexts(client.gsmDnspStatus(gsm, paging).pages()),
     { operation: '4.4', gsm },
   );
   return [agents, dnsp];

@@ -16,7 +16,11 @@ export {
 } from './clients.js';
 export { ConfigError, ConflictError, QueueError, SecretError, StorageError } from './errors.js';
 export { manifestKey, type ReportKeyParts, reportKey } from './report-keys.js';
-export { type ArchivedObject, ReportStore } from './report-store.js';
+export {
+  type ArchivedObject,
+  type RecordBatch,
+  ReportStore,
+} from './report-store.js';
 export {
   type CredentialsSecret,
   CredentialsSecretSchema,

@@ -5,8 +5,8 @@
  * string first. Measured in `npm run bench`: a page of 1,000 full status entries (~2.8 MB)
  * costs less garbage collection this way than with a concatenated string.
  *
- * The buffer handed out by `encode` stays valid until the next-but-one call: the caller must
- * be done with it (gzip has consumed it) by then.
+ * The buffer handed out by `encode` or `encodeTexts` stays valid until the next-but-one call:
+ * the caller must be done with it (gzip has consumed it) by then.
  *
  * @example
  * const ndjson = new NdjsonEncoder();
@@ -20,25 +20,46 @@ export class NdjsonEncoder {
     this.buffers = [Buffer.allocUnsafe(initialBytes), Buffer.allocUnsafe(initialBytes)];
   }
 
+  /** Records serialised with `JSON.stringify`, a line each. */
   encode(records: readonly unknown[]): Buffer {
+    return this.write(records.length, (i) => JSON.stringify(records[i]));
+  }
+
+  /**
+   * Records already serialised, each text one complete JSON document (as a service sent it).
+   * Line breaks between its tokens become spaces, so each stays on one line; JSON forbids
+   * them unescaped inside strings, so no value changes.
+   *
+   * @example
+   * gzip.write(ndjson.encodeTexts(page.entryTexts()), callback);
+   */
+  encodeTexts(texts: readonly string[]): Buffer {
+    return this.write(texts.length, (i) => oneLine(texts[i] ?? 'null'));
+  }
+
+  private write(count: number, json: (index: number) => string): Buffer {
     const turn = this.turn;
     this.turn = turn === 0 ? 1 : 0;
     let out = this.buffers[turn];
     let used = 0;
-    for (const record of records) {
-      const json = JSON.stringify(record);
+    for (let i = 0; i < count; i++) {
+      const text = json(i);
       // UTF-8 needs at most 3 bytes per UTF-16 unit, plus the newline: grow before writing,
       // because Buffer#write truncates silently.
-      const worstCase = json.length * 3 + 1;
+      const worstCase = text.length * 3 + 1;
       if (used + worstCase > out.length) {
         const grown = Buffer.allocUnsafe(Math.max(out.length * 2, used + worstCase));
         out.copy(grown, 0, 0, used);
         out = grown;
         this.buffers[turn] = grown;
       }
-      used += out.write(json, used);
+      used += out.write(text, used);
       out[used++] = 0x0a;
     }
     return out.subarray(0, used);
   }
+}
+
+function oneLine(json: string): string {
+  return json.includes('\n') || json.includes('\r') ? json.replace(/[\r\n]/g, ' ') : json;
 }

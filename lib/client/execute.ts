@@ -67,6 +67,20 @@ export async function execute<S extends z.core.$ZodType>(
   ctx: ClientContext,
   op: Operation<S>,
 ): Promise<z.output<S>> {
+  return (await executeWithText(ctx, op)).value;
+}
+
+/**
+ * `execute`, also answering the body's text as received, for callers that keep the service's
+ * own bytes (the status pages' `entryTexts`).
+ *
+ * @example
+ * const { value, text } = await executeWithText(ctx, op);
+ */
+export async function executeWithText<S extends z.core.$ZodType>(
+  ctx: ClientContext,
+  op: Operation<S>,
+): Promise<{ value: z.output<S>; text: string }> {
   const url = buildUrl(ctx.baseUrl, op.path, op.query);
   const xml = op.xml ? ctx.xml : undefined;
   if (op.xml && !xml) {
@@ -126,6 +140,9 @@ export async function execute<S extends z.core.$ZodType>(
       '(root)',
     );
   }
-  if (op.xml && xml) return xml.parse(op.xml.response, res.text);
-  return parseResponse(op.schema, res.decoded, op.model);
+  const value =
+    op.xml && xml
+      ? xml.parse(op.xml.response, res.text)
+      : parseResponse(op.schema, res.decoded, op.model);
+  return { value, text: res.text };
 }

@@ -1,4 +1,5 @@
 import { baseUrlScope, SCOPES } from '../auth/scopes.js';
+import { entryTextsOf } from '../paging/array-member-texts.js';
 import { type Page, Paginator, type PagingOptions } from '../paging/paginator.js';
 import type { AgentStatus, AgentStatusGroup } from '../schemas/agent-status.js';
 import type { DNSPAgentStatus } from '../schemas/dnsp-status.js';
@@ -11,7 +12,7 @@ import {
   validateReturnedInfo,
 } from '../validation/identifiers.js';
 import type { CallOptions, ClientContext } from './context.js';
-import { execute } from './execute.js';
+import { executeWithText } from './execute.js';
 
 /** Options of 4.2 / 4.4 (and the base of 4.1 / 4.3). */
 export interface DnspStatusOptions extends PagingOptions, CallOptions {
@@ -56,7 +57,7 @@ function paginate<E>(
   return new Paginator<E>(async (continuation) => {
     // Follow the token with the same query rather than ContinuationURI: the URI's host is the
     // service's to choose, the token is all the paging state there is.
-    const env = await execute(ctx, {
+    const { value: env, text } = await executeWithText(ctx, {
       method: 'GET',
       path,
       query: { ...q, continuation },
@@ -66,10 +67,15 @@ function paginate<E>(
       ...(options.deadline === undefined ? {} : { call: { deadline: options.deadline } }),
     });
     const { QueryResults, ...raw } = env;
+    let texts: readonly string[] | undefined;
     return {
       entries: QueryResults as E[],
       continuationToken: env.ContinuationToken,
       raw,
+      entryTexts: () => {
+        texts ??= entryTextsOf(text, 'QueryResults', QueryResults);
+        return texts;
+      },
     } as Page<E>;
   }, options);
 }

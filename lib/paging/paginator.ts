@@ -5,6 +5,13 @@ export interface Page<E> {
   continuationToken: string | null;
   /** The envelope as received, extra fields included. */
   raw: { Count: number; ContinuationURI: string | null; [key: string]: unknown };
+  /**
+   * Each entry as one JSON text, in order, worked out on first call: the service's own text of
+   * the entry (what an archive should keep, and cheaper than serialising it again), or
+   * `JSON.stringify` of the validated entry where the body could not be sliced. Line breaks the
+   * service put between an entry's tokens are kept.
+   */
+  entryTexts(): readonly string[];
 }
 
 export interface PagingOptions {

@@ -53,4 +53,26 @@ describe('Class: NdjsonEncoder', () => {
   it('encodes an empty batch as no bytes', () => {
     expect(new NdjsonEncoder().encode([]).length).toBe(0);
   });
+
+  it('writes texts already serialised as they are, a line each', () => {
+    const encoder = new NdjsonEncoder(4);
+    const out = encoder.encodeTexts(['{"Id":12345678901234567890}', '1.50', '"é€😀"']);
+    expect(out.toString('utf8')).toBe('{"Id":12345678901234567890}\n1.50\n"é€😀"\n');
+  });
+
+  it('puts a text the service spread over lines on one line, its values unchanged', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 20 }), (records) => {
+        const encoder = new NdjsonEncoder(16);
+        const texts = records.map((r, i) =>
+          JSON.stringify(r, null, i % 2 === 0 ? 2 : undefined).replace(/\n/g, '\r\n'),
+        );
+        const written = lines(encoder.encodeTexts(texts));
+        expect(written.pop()).toBe('');
+        // As JSON has it (-0 is written 0).
+        expect(written.map((l) => JSON.parse(l))).toEqual(texts.map((t) => JSON.parse(t)));
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

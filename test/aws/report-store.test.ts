@@ -89,6 +89,23 @@ describe('Class: ReportStore', () => {
     expect(JSON.parse(lines[11_999] ?? '{}').i).toBe(11_999);
   });
 
+  it('streams batches already serialised as the service sent them, beside plain records', async () => {
+    async function* pages() {
+      yield { jsonTexts: ['{"Id":12345678901234567890,"Score":1.50}', '{\n  "a": 1\n}'] };
+      yield { jsonTexts: [] };
+      yield [{ b: 2 }];
+    }
+    const key = reportKey({ dataset: 'agent-status', gsm: 'G', date: '2026-06-16', file: 's.gz' });
+    const written = await store.streamRecords(key, pages());
+    expect(written.records).toBe(3);
+    // The service's number formats survive; a text spread over lines lands on one.
+    expect((await read(key)).lines).toEqual([
+      '{"Id":12345678901234567890,"Score":1.50}',
+      '{   "a": 1 }',
+      '{"b":2}',
+    ]);
+  });
+
   it('fails with a StorageError, not a hang, when the upload fails while records still come', async () => {
     const missing = new ReportStore(aws.clients.s3, `${res.bucket}-missing`);
     let served = 0;

@@ -96,6 +96,21 @@ describe('Paging over HTTP (4.1–4.4)', () => {
     expect(new Set(seen).size).toBe(w.gsm.endpointCount);
   });
 
+  it("answers each page's entries as the JSON texts the service sent", async () => {
+    const walk = w.client().gsmAgentStatus(w.gsm.key, { batchSize: 40 });
+    let pages = 0;
+    for await (const page of walk.pages()) {
+      const texts = page.entryTexts();
+      expect(texts).toHaveLength(page.entries.length);
+      expect(texts.map((t) => JSON.parse(t))).toEqual(page.entries);
+      // The emulator writes compact JSON in schema order, so its text is what stringify gives.
+      expect(texts[0]).toBe(JSON.stringify(page.entries[0]));
+      expect(page.entryTexts()).toBe(texts);
+      pages++;
+    }
+    expect(pages).toBe(Math.ceil(w.gsm.endpointCount / 40));
+  });
+
   it('prefetches the next page and stops fetching when the loop breaks', async () => {
     const client = w.client();
     await client.gsmUsageReport(w.gsm.key);

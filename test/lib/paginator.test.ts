@@ -13,6 +13,7 @@ function source(total: number) {
       entries,
       continuationToken: next,
       raw: { Count: entries.length, ContinuationURI: null },
+      entryTexts: () => entries.map(String),
     };
   };
   return { calls, fetchPage };
@@ -110,7 +111,12 @@ describe('Class: Paginator', () => {
     const p = new Paginator<number>(
       async (c) => {
         if (c) throw new Error('page 2 failed');
-        return { entries: [1], continuationToken: 'x', raw: { Count: 1, ContinuationURI: null } };
+        return {
+          entries: [1],
+          continuationToken: 'x',
+          raw: { Count: 1, ContinuationURI: null },
+          entryTexts: () => ['1'],
+        };
       },
       { prefetch: true },
     );

@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { arrayMemberTexts, entryTextsOf } from '../../lib/paging/index.js';
+
+/** A JSON value written with random insignificant whitespace between its tokens. */
+function spaced(value: unknown, gaps: string[]): string {
+  let n = 0;
+  const gap = () => gaps[n++ % gaps.length] ?? '';
+  const write = (v: unknown): string => {
+    if (Array.isArray(v)) return `[${gap()}${v.map(write).join(`${gap()},${gap()}`)}${gap()}]`;
+    if (v !== null && typeof v === 'object') {
+      const members = Object.entries(v).map(
+        ([k, x]) => `${JSON.stringify(k)}${gap()}:${gap()}${write(x)}`,
+      );
+      return `{${gap()}${members.join(`${gap()},${gap()}`)}${gap()}}`;
+    }
+    return JSON.stringify(v);
+  };
+  return write(value);
+}
+
+describe('Function: arrayMemberTexts', () => {
+  it('answers each element exactly as written, whatever its strings hold', () => {
+    // Prepare: strings with brackets, braces, commas, escaped quotes and trailing backslashes.
+    const body =
+      '{"Count":4,"QueryResults":[{"a":"x],{\\"y"},{"b":["}",{"c":"\\\\"}]}, 12 ,"s\\"]"],"Next":null}';
+    // Act
+    const texts = arrayMemberTexts(body, 'QueryResults');
+    // Assess
+    expect(texts).toEqual(['{"a":"x],{\\"y"}', '{"b":["}",{"c":"\\\\"}]}', '12', '"s\\"]"']);
+    expect(texts?.map((t) => JSON.parse(t))).toEqual(JSON.parse(body).QueryResults);
+  });
+
+  it('finds the member after others of every kind, and keeps the last one named twice', () => {
+    const body =
+      '{ "x":{"QueryResults":[9]}, "y":[1,[2]], "z":"QueryResults", "n":-1.5e3, "t":true,' +
+      ' "QueryResults":[1], "QueryResults" : [ 2 , 3 ] }';
+    expect(arrayMemberTexts(body, 'QueryResults')).toEqual(['2', '3']);
+    expect(JSON.parse(body).QueryResults).toEqual([2, 3]);
+  });
+
+  it('answers an empty list for an empty array', () => {
+    expect(arrayMemberTexts('{"QueryResults":[ ]}', 'QueryResults')).toEqual([]);
+  });
+
+  it('answers undefined when there is no such array to slice', () => {
+    for (const body of [
+      '{"Count":0}',
+      '{}',
+      '{"QueryResults":null}',
+      '{"QueryResults":{"a":1}}',
+      '[{"QueryResults":[1]}]',
+      '<QueryResults><a/></QueryResults>',
+      '',
+    ])
+      expect(arrayMemberTexts(body, 'QueryResults'), body).toBeUndefined();
+  });
+
+  it('slices any JSON array, spaced any way, into texts that parse to its elements', () => {
+    const gaps = fc.array(fc.constantFrom('', ' ', '\n', '\r\n', '\t', '  \n  '), {
+      minLength: 1,
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue(), { maxLength: 12 }),
+        fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 4 }),
+        fc.boolean(),
+        gaps,
+        (elements, others, first, spacing) => {
+          const { QueryResults: _dropped, ...rest } = others;
+          const envelope = first
+            ? { QueryResults: elements, ...rest }
+            : { ...rest, QueryResults: elements };
+          const body = spaced(envelope, spacing);
+          const texts = arrayMemberTexts(body, 'QueryResults');
+          expect(texts?.map((t) => JSON.parse(t))).toEqual(JSON.parse(body).QueryResults);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('answers the same texts JSON.stringify would for compact JSON, unicode included', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue({ stringUnit: 'binary' }), { maxLength: 10 }), (els) => {
+        const body = JSON.stringify({ Count: els.length, QueryResults: els });
+        expect(arrayMemberTexts(body, 'QueryResults')).toEqual(els.map((e) => JSON.stringify(e)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('Function: entryTextsOf', () => {
+  it('keeps the service text, so number formats and large integers survive', () => {
+    const body = '{"QueryResults":[{"Id":12345678901234567890,"Score":1.50}]}';
+    const entries = JSON.parse(body).QueryResults;
+    expect(entryTextsOf(body, 'QueryResults', entries)).toEqual([
+      '{"Id":12345678901234567890,"Score":1.50}',
+    ]);
+  });
+
+  it('serialises the validated entries when the body does not slice into as many', () => {
+    const entries = [{ a: 1 }, { b: 2 }];
+    expect(entryTextsOf('<xml/>', 'QueryResults', entries)).toEqual(['{"a":1}', '{"b":2}']);
+    expect(entryTextsOf('{"QueryResults":[{"a":1}]}', 'QueryResults', entries)).toEqual([
+      '{"a":1}',
+      '{"b":2}',
+    ]);
+  });
+});
