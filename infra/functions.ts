@@ -96,6 +96,7 @@ export function createFunctions(
       REPORT_BUCKET: bucket.bucketName,
       GSM_KEYS: gsmKeys,
       FANOUT_QUEUE_URL: fanoutQueue.queueUrl,
+      ARCHIVE_GZIP_LEVEL: String(s.archiveGzipLevel),
     }),
   });
   // The report day records (what each site's archiving ended with) the manifests are built
@@ -115,7 +116,11 @@ export function createFunctions(
     description: 'Archives the reports of one site, from the report fetcher fan-out queue',
     timeout: SITE_WORKER_TIMEOUT,
     memorySize: 512,
-    environment: env({ REPORT_BUCKET: bucket.bucketName, GSM_KEYS: gsmKeys }),
+    environment: env({
+      REPORT_BUCKET: bucket.bucketName,
+      GSM_KEYS: gsmKeys,
+      ARCHIVE_GZIP_LEVEL: String(s.archiveGzipLevel),
+    }),
   });
   secrets.token.grantRead(siteWorker.function);
   // Read too: the store compares a report's hash (HEAD) before rewriting it, and a missing

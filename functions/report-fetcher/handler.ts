@@ -1,6 +1,6 @@
 import { sqsClient, WorkQueue } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
-import { BucketEnv, GsmEnv, intSetting, readEnv, ServiceEnv } from '../shared/env.js';
+import { ArchiveEnv, GsmEnv, intSetting, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
 import type { SiteTask } from './archive-site.js';
@@ -12,7 +12,7 @@ import { archiveStores } from './stores.js';
 /** report-fetcher: the daily archive, or a backfill of named dates. */
 const env = readEnv(
   z.extend(ServiceEnv, {
-    ...BucketEnv.shape,
+    ...ArchiveEnv.shape,
     ...GsmEnv.shape,
     FANOUT_QUEUE_URL: z.optional(z.string()),
     FANOUT_THRESHOLD: intSetting({ min: 0, default: 50 }),
@@ -24,7 +24,7 @@ const obs = observability('report-fetcher');
 const runtime = serviceRuntime('report-fetcher', obs, env);
 const deps = {
   client: runtime.client,
-  ...archiveStores(env.REPORT_BUCKET),
+  ...archiveStores(env.REPORT_BUCKET, env.ARCHIVE_GZIP_LEVEL),
   queue: env.FANOUT_QUEUE_URL
     ? new WorkQueue<SiteTask>(sqsClient(), env.FANOUT_QUEUE_URL)
     : undefined,

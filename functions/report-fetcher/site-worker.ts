@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from '../../lib/zod.js';
-import { BucketEnv, readEnv, ServiceEnv } from '../shared/env.js';
+import { ArchiveEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
 import { handleSiteMessage } from './site-message.js';
@@ -10,12 +10,12 @@ import { archiveStores } from './stores.js';
  * report-fetcher's SQS consumer for fanned-out sites. Failed messages are reported one by one
  * (partial batch response), retried by SQS, and land in the dead-letter queue after the last try.
  */
-const env = readEnv(z.extend(ServiceEnv, BucketEnv.shape));
+const env = readEnv(z.extend(ServiceEnv, ArchiveEnv.shape));
 const obs = observability('report-site-worker');
 const runtime = serviceRuntime('report-site-worker', obs, env);
 const deps = {
   client: runtime.client,
-  ...archiveStores(env.REPORT_BUCKET),
+  ...archiveStores(env.REPORT_BUCKET, env.ARCHIVE_GZIP_LEVEL),
   warn: (message: string, error: unknown) =>
     obs.logger.warn(message, { error: loggableError(error) }),
 };

@@ -139,6 +139,7 @@ export function resolveSettings(input: object): ResolvedSettings {
       1,
       1000,
     ),
+    archiveGzipLevel: c.int('archiveGzipLevel', raw.archiveGzipLevel ?? d.archiveGzipLevel, 1, 9),
     athena: c.bool('athena', raw.athena ?? d.athena),
   };
   checkRelations(c, settings);

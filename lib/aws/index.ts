@@ -18,8 +18,10 @@ export { ConfigError, ConflictError, QueueError, SecretError, StorageError } fro
 export { manifestKey, type ReportKeyParts, reportKey } from './report-keys.js';
 export {
   type ArchivedObject,
+  DEFAULT_GZIP_LEVEL,
   type RecordBatch,
   ReportStore,
+  type ReportStoreOptions,
 } from './report-store.js';
 export {
   type CredentialsSecret,

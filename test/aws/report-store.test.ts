@@ -17,6 +17,10 @@ beforeAll(async () => {
 });
 afterAll(async () => aws?.moto.stop());
 
+async function* oneBatch(records: readonly unknown[]) {
+  yield records;
+}
+
 async function read(key: string) {
   const out = await aws.clients.s3.send(new GetObjectCommand({ Bucket: res.bucket, Key: key }));
   const bytes = Buffer.from(await (out.Body?.transformToByteArray() ?? new Uint8Array()));
@@ -119,6 +123,27 @@ describe('Class: ReportStore', () => {
     await expect(missing.streamRecords(key, endless())).rejects.toThrow(/Cannot stream s3:\/\//);
     // It stopped taking records soon after the upload failed, instead of draining the source.
     expect(served).toBeLessThan(100);
+  });
+
+  it('compresses at the level it is given, and refuses one zlib does not have', async () => {
+    const records = Array.from({ length: 2000 }, (_, i) => ({ i, text: `endpoint ${i % 17}` }));
+    const sizes: number[] = [];
+    for (const gzipLevel of [1, 9]) {
+      const leveled = new ReportStore(aws.clients.s3, res.bucket, { gzipLevel });
+      const key = reportKey({
+        dataset: 'x',
+        gsm: 'G',
+        date: '2026-06-17',
+        file: `l${gzipLevel}.gz`,
+      });
+      sizes.push((await leveled.streamRecords(key, oneBatch(records))).bytes);
+      expect((await read(key)).lines.map((l) => JSON.parse(l))).toEqual(records);
+    }
+    expect(sizes[1]).toBeLessThan(sizes[0] ?? 0);
+    for (const gzipLevel of [0, 10, 2.5])
+      expect(() => new ReportStore(aws.clients.s3, res.bucket, { gzipLevel })).toThrow(
+        /gzipLevel must be an integer from 1 to 9/,
+      );
   });
 
   it('refuses key parts that would escape their partition', () => {

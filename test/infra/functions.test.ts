@@ -117,14 +117,16 @@ describe('SkywatchFunction: configuration per function', () => {
     expect(env('tokenRefresher').CREDENTIALS_SECRET_ARN).toEqual(ref(s.stack.secrets.credentials));
   });
 
-  it('gives the report fetcher the bucket, GSM keys and fan-out queue URL', () => {
+  it('gives the report fetcher the bucket, GSM keys, fan-out queue URL and gzip level', () => {
     expect(env('reportFetcher')).toEqual(
       expect.objectContaining({
         REPORT_BUCKET: ref(s.stack.archive.bucket),
         GSM_KEYS: 'AAAA-BBBB-CCCC-DDDD-EEEE,FFFF-GGGG-HHHH-IIII-JJJJ',
         FANOUT_QUEUE_URL: ref(s.stack.fanoutQueue),
+        ARCHIVE_GZIP_LEVEL: '2',
       }),
     );
+    expect(env('siteWorker').ARCHIVE_GZIP_LEVEL).toBe('2');
   });
 
   it('gives the alerters the topic and their thresholds', () => {
@@ -152,6 +154,7 @@ describe('SkywatchFunction: configuration per function', () => {
       alertOnClean: true,
       webhookToleranceSeconds: 120,
       logLevel: 'DEBUG',
+      archiveGzipLevel: 6,
     });
     const envOf = (name: FunctionName) =>
       template.toJSON().Resources[logicalId(stack.functions[name].function)].Properties.Environment
@@ -167,6 +170,8 @@ describe('SkywatchFunction: configuration per function', () => {
       expect.objectContaining({ INFECTION_SUMMARY_THRESHOLD: '3', ALERT_ON_CLEAN: 'true' }),
     );
     expect(envOf('cartCustomerWebhook').WEBHOOK_TOLERANCE_SECONDS).toBe('120');
+    expect(envOf('reportFetcher').ARCHIVE_GZIP_LEVEL).toBe('6');
+    expect(envOf('siteWorker').ARCHIVE_GZIP_LEVEL).toBe('6');
   });
 
   it('gives the webhook both secret ARNs, the bucket and the signature tolerance', () => {

@@ -102,12 +102,14 @@ describe('resolveSettings', () => {
         alertEmail: 'soc',
         alertOnClean: 'yes',
         blockedUrlBaselineMultiplier: 0.5,
+        archiveGzipLevel: 10,
       }),
     ).toEqual([
       "alertEmail must be an e-mail address; got 'soc'",
       "reportFetchTimeUtc must be a UTC time of day as HH:MM (00:00–23:59); got '6am'",
       'blockedUrlBaselineMultiplier must be a number from 1 to 1000; got 0.5',
       "alertOnClean must be true or false; got 'yes'",
+      'archiveGzipLevel must be an integer from 1 to 9; got 10',
     ]);
   });
 
