@@ -1,14 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { REPORT_FETCHER_MEMORY_MB } from '../infra/function-memory.js';
-import { createAwsClients } from '../lib/aws/index.js';
+import { createAwsClients, DEFAULT_GZIP_LEVEL } from '../lib/aws/index.js';
 import { startMoto } from '../scripts/local/moto-server.js';
 import { lambdaHeapFlags } from './lambda-heap.js';
 import { processCpuMs } from './process-cpu.js';
 import { runWorker, startEmulatorProcess } from './processes.js';
 
 type Mode = 'discard' | 'archive' | 'collect';
-/** The heap V8 gives the deployed report fetcher, or the one it gives itself on this machine. */
+/** The heap the Lambda runtime gives the deployed report fetcher, or Node's default on this machine. */
 type Heap = 'deployed' | 'default';
 
 export interface ArchiveRun {
@@ -26,6 +26,8 @@ export interface ArchiveRun {
   peakRssMb: number;
   /** Peaks of the V8 heap and of memory outside it, sampled every 100 ms. */
   peakMiB: { heapUsed: number; heapTotal: number; external: number };
+  /** The gzip level of an archive or collect run. */
+  gzipLevel?: number;
   /** Which V8 heap the measuring process had, and its limit. */
   heap: Heap;
   heapLimitMb: number;
@@ -46,17 +48,35 @@ export interface ArchiveComparison {
 }
 
 export interface ArchiveAtScale extends ArchiveComparison {
-  /** The heap every headline run had: the one V8 gives the deployed report fetcher. */
-  heap: { memoryMb: number; flags: string[] };
-  /** The same walks with this machine's default heap, which collects far less often. */
+  /** The heap every headline run had: the flags the Lambda runtime starts the report fetcher with. */
+  heap: {
+    memoryMb: number;
+    flags: string[];
+    source: 'lambda-runtime' | 'BENCH_ARCHIVE_NODE_FLAGS';
+  };
+  /** The same walks with the heap Node sizes for itself on this machine. */
   defaultHeap: ArchiveComparison;
   /** The same comparison with the service answering each page `latencyMs` later. */
   withLatency: { endpoints: number; latencyMs: number; runs: ArchiveRun[]; wallRatio: number };
+  /**
+   * The archive again at another gzip level (the one used before the default changed), size by
+   * size: what the default level trades, time against bytes.
+   */
+  otherGzipLevel: {
+    level: number;
+    defaultLevel: number;
+    bySize: Record<number, { wallRatio: number; bytes: number; defaultBytes: number }>;
+  };
 }
+
+/** The level archive runs are compared with: zlib's 4, the store's default until level 2. */
+const OTHER_GZIP_LEVEL = 4;
 
 interface Job {
   mode: Mode;
   heap: Heap;
+  /** gzip level of an archive job; the store's default when unset. */
+  gzipLevel?: number;
 }
 
 /**
@@ -70,7 +90,9 @@ export async function archiveAtScale(
   collectUpTo: number,
   latency = { endpoints: 100_000, latencyMs: 50 },
 ): Promise<ArchiveAtScale> {
-  const flags = lambdaHeapFlags(REPORT_FETCHER_MEMORY_MB);
+  // BENCH_ARCHIVE_NODE_FLAGS replaces the runtime's flags, to measure another heap assumption.
+  const override = process.env.BENCH_ARCHIVE_NODE_FLAGS?.split(' ').filter(Boolean);
+  const flags = override ?? lambdaHeapFlags(REPORT_FETCHER_MEMORY_MB);
   const moto = await startMoto();
   const aws = createAwsClients({
     endpoint: moto.endpoint,
@@ -78,6 +100,7 @@ export async function archiveAtScale(
   });
   const runs: Record<number, ArchiveRun[]> = {};
   const defaultRuns: Record<number, ArchiveRun[]> = {};
+  const otherLevelRuns: Record<number, ArchiveRun[]> = {};
   let latencyRuns: ArchiveRun[] = [];
   const s3 = { endpoint: moto.endpoint, pid: moto.pid, aws };
   try {
@@ -86,12 +109,16 @@ export async function archiveAtScale(
         { mode: 'discard', heap: 'deployed' },
         { mode: 'archive', heap: 'deployed' },
         ...(size <= collectUpTo ? [{ mode: 'collect', heap: 'deployed' } as const] : []),
+        { mode: 'archive', heap: 'deployed', gzipLevel: OTHER_GZIP_LEVEL },
         { mode: 'discard', heap: 'default' },
         { mode: 'archive', heap: 'default' },
       ];
       const done = await measure(s3, size, jobs, 0, flags);
-      runs[size] = done.filter((r) => r.heap === 'deployed');
+      const atDefaultLevel = (r: ArchiveRun) =>
+        r.gzipLevel === undefined || r.gzipLevel === DEFAULT_GZIP_LEVEL;
+      runs[size] = done.filter((r) => r.heap === 'deployed' && atDefaultLevel(r));
       defaultRuns[size] = done.filter((r) => r.heap === 'default');
+      otherLevelRuns[size] = done.filter((r) => r.gzipLevel === OTHER_GZIP_LEVEL);
     }
     // With some latency per page, as from a service across a network, prefetching overlaps the
     // archive's work with the wait.
@@ -109,13 +136,34 @@ export async function archiveAtScale(
     await moto.stop();
   }
   return {
-    heap: { memoryMb: REPORT_FETCHER_MEMORY_MB, flags },
+    heap: {
+      memoryMb: REPORT_FETCHER_MEMORY_MB,
+      flags,
+      source: override ? 'BENCH_ARCHIVE_NODE_FLAGS' : 'lambda-runtime',
+    },
     ...compare(sizes, runs),
     defaultHeap: compare(sizes, defaultRuns),
     withLatency: {
       ...latency,
       runs: latencyRuns,
       wallRatio: wallOf(latencyRuns, 'archive') / wallOf(latencyRuns, 'discard'),
+    },
+    otherGzipLevel: {
+      level: OTHER_GZIP_LEVEL,
+      defaultLevel: DEFAULT_GZIP_LEVEL,
+      bySize: Object.fromEntries(
+        sizes.map((size) => {
+          const other = otherLevelRuns[size]?.[0];
+          return [
+            size,
+            {
+              wallRatio: (other?.wallMs ?? Number.NaN) / wallOf(runs[size], 'discard'),
+              bytes: other?.bytes ?? Number.NaN,
+              defaultBytes: runs[size]?.find((r) => r.mode === 'archive')?.bytes ?? Number.NaN,
+            },
+          ];
+        }),
+      ),
     },
   };
 }
@@ -163,6 +211,7 @@ async function measure(
     '--now',
     '2026-06-15T12:00:00Z',
   ]);
+  const args = [emulator.baseUrl, emulator.authUrl, emulator.gsm, s3.endpoint, bucket];
   try {
     if (latencyMs > 0) {
       await fetch(`${emulator.adminUrl}/faults`, {
@@ -176,12 +225,15 @@ async function measure(
         }),
       });
     }
+    // The first walk after the emulator starts pays for its JIT warming up (twice the CPU per
+    // page); a short unmeasured walk keeps that out of whichever mode happens to run first.
+    await runWorker('bench/archive-worker.ts', ['warm', ...args]);
     const out: ArchiveRun[] = [];
     for (const job of jobs) {
       const cpuBefore = [processCpuMs(emulator.pid), processCpuMs(s3.pid)];
       const walk = await runWorker<ArchiveRun>(
         'bench/archive-worker.ts',
-        [job.mode, emulator.baseUrl, emulator.authUrl, emulator.gsm, s3.endpoint, bucket],
+        [job.mode, ...args, ...(job.gzipLevel === undefined ? [] : [String(job.gzipLevel)])],
         job.heap === 'deployed' ? deployedHeapFlags : [],
       );
       const run: ArchiveRun = {
@@ -190,7 +242,7 @@ async function measure(
         serviceCpuMs: processCpuMs(emulator.pid) - (cpuBefore[0] ?? Number.NaN),
         s3CpuMs: processCpuMs(s3.pid) - (cpuBefore[1] ?? Number.NaN),
       };
-      const label = `${size}${latencyMs > 0 ? ` +${latencyMs} ms` : ''}, heap ${Math.round(run.heapLimitMb)} MiB`;
+      const label = `${size}${latencyMs > 0 ? ` +${latencyMs} ms` : ''}, heap ${Math.round(run.heapLimitMb)} MiB${run.gzipLevel === undefined ? '' : `, gzip ${run.gzipLevel}`}`;
       process.stdout.write(`  archive ${label} ${job.mode}: ${JSON.stringify(run)}\n`);
       out.push(run);
     }

@@ -9,13 +9,13 @@ import type { TokenEconomy } from './token-economy.js';
 /**
  * `npm run bench`: every figure is a ratio measured in one run on this machine (they are shared
  * and noisy), printed as a table and written to bench/results/. `BENCH_SIZES=10000,100000`
- * makes a quicker run than the default 10,000 and 1,000,000 endpoints.
+ * makes a quicker run than the default 10,000, 100,000 and 1,000,000 endpoints.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
-const sizes = (process.env.BENCH_SIZES ?? '10000,1000000').split(',').map(Number);
+const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const pass = (ok: boolean) => (ok ? 'met' : 'MISSED');
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
@@ -40,7 +40,9 @@ async function main(): Promise<void> {
   const smallest = Math.min(...sizes);
   rows.push([
     'archive heap',
-    `that of the ${archive.heap.memoryMb} MB report fetcher (${archive.heap.flags.join(' ')})`,
+    archive.heap.source === 'lambda-runtime'
+      ? `the Lambda Node.js runtime's for the ${archive.heap.memoryMb} MB report fetcher (${archive.heap.flags.join(' ')})`
+      : `BENCH_ARCHIVE_NODE_FLAGS: ${archive.heap.flags.join(' ')}`,
     '',
     '',
   ]);
@@ -72,11 +74,30 @@ async function main(): Promise<void> {
       '',
     ]);
   }
+  const other = archive.otherGzipLevel;
+  for (const size of sizes) {
+    const trade = other.bySize[size];
+    if (!trade) continue;
+    rows.push([
+      `archive ${size.toLocaleString('en')} at gzip level ${other.level} instead of ${other.defaultLevel}`,
+      `${fmt(trade.wallRatio)} × download-only, ${fmt(trade.bytes / 1e6, 1)} MB written (level ${other.defaultLevel}: ${fmt(trade.defaultBytes / 1e6, 1)} MB, ${fmt(100 * (trade.defaultBytes / trade.bytes - 1), 1)} % more)`,
+      'the byte cost of the default level',
+      '',
+    ]);
+  }
   const slow = archive.withLatency;
   rows.push([
     `archive ${slow.endpoints.toLocaleString('en')} with ${slow.latencyMs} ms per page: wall / download-only`,
     `${fmt(slow.wallRatio)} (${slow.runs.map((r) => `${r.mode} ${fmt(r.wallMs / 1000, 1)} s`).join(', ')})`,
     'what prefetching hides from a service over a network',
+    '',
+  ]);
+  const peakOf = (size: number) =>
+    archive.runs[size]?.find((r) => r.mode === 'archive')?.peakRssMb ?? Number.NaN;
+  rows.push([
+    'archive peak RSS by size',
+    sizes.map((size) => `${size.toLocaleString('en')}: ${Math.round(peakOf(size))} MB`).join(', '),
+    '',
     '',
   ]);
   rows.push([
