@@ -1,8 +1,9 @@
 import { sqsClient, WorkQueue } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
-import { ArchiveEnv, GsmEnv, intSetting, readEnv, ServiceEnv } from '../shared/env.js';
+import { GsmEnv, intSetting, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
+import { ArchiveEnv } from './archive-env.js';
 import type { SiteTask } from './archive-site.js';
 import { catchUpDay, daysToCatchUp } from './catch-up.js';
 import { runDates } from './event.js';

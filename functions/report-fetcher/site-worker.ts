@@ -1,8 +1,9 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from '../../lib/zod.js';
-import { ArchiveEnv, readEnv, ServiceEnv } from '../shared/env.js';
+import { readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
+import { ArchiveEnv } from './archive-env.js';
 import { handleSiteMessage } from './site-message.js';
 import { archiveStores } from './stores.js';
 

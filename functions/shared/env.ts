@@ -1,4 +1,4 @@
-import { ConfigError, DEFAULT_GZIP_LEVEL } from '../../lib/aws/index.js';
+import { ConfigError } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
 
 /**
@@ -59,10 +59,6 @@ export const ServiceEnv = z.object({
 });
 
 export const BucketEnv = z.object({ REPORT_BUCKET: z.string().check(z.minLength(3)) });
-/** Where archive objects go, and how hard they are compressed (1 fastest … 9 smallest). */
-export const ArchiveEnv = z.extend(BucketEnv, {
-  ARCHIVE_GZIP_LEVEL: intSetting({ min: 1, max: 9, default: DEFAULT_GZIP_LEVEL }),
-});
 export const TopicEnv = z.object({ ALERT_TOPIC_ARN: NonEmpty });
 export const GsmEnv = z.object({ GSM_KEYS: csv });
 export const CredentialsEnv = z.object({ CREDENTIALS_SECRET_ARN: NonEmpty });

@@ -107,6 +107,28 @@ describe('Bundles (real esbuild, no Docker)', () => {
     }
   });
 
+  it('bundles only the AWS SDK clients each function uses', () => {
+    // Every client costs cold-start time; a stray import (a shared module reaching into an
+    // adapter) would pull one in. The source map names every bundled package.
+    const uses: Record<FunctionName, string[]> = {
+      tokenRefresher: ['client-secrets-manager'],
+      reportFetcher: ['client-s3', 'client-secrets-manager', 'client-sqs'],
+      siteWorker: ['client-s3', 'client-secrets-manager'],
+      blockedUrlAlerter: ['client-s3', 'client-secrets-manager', 'client-sns'],
+      infectionAlerter: ['client-s3', 'client-secrets-manager', 'client-sns'],
+      cartCustomerWebhook: ['client-s3', 'client-secrets-manager'],
+    };
+    for (const name of NAMES) {
+      const map = JSON.parse(readFileSync(path.join(assetDir(name), 'index.mjs.map'), 'utf8'));
+      const clients = new Set(
+        (map.sources as string[]).flatMap(
+          (source) => /@aws-sdk\/(client-[a-z0-9-]+)\//.exec(source)?.[1] ?? [],
+        ),
+      );
+      expect([...clients].sort(), name).toEqual(uses[name]);
+    }
+  });
+
   it('bundles nothing else into the function assets', () => {
     for (const name of NAMES) {
       expect(existsSync(path.join(assetDir(name), 'node_modules'))).toBe(false);
