@@ -26,6 +26,11 @@ export interface ArchiveRun {
   peakRssMb: number;
   /** Peaks of the V8 heap and of memory outside it, sampled every 100 ms. */
   peakMiB: { heapUsed: number; heapTotal: number; external: number };
+  /**
+   * The young generation V8 committed at its largest, and the largest RSS outside it (both
+   * sampled every 100 ms): V8 grows it during any long allocation-heavy run and keeps it.
+   */
+  youngGeneration: { peakMiB: number; rssOutsideMb: number };
   /** The gzip level of an archive or collect run. */
   gzipLevel?: number;
   /** Which V8 heap the measuring process had, and its limit. */
@@ -45,6 +50,8 @@ export interface ArchiveComparison {
   cpuFloorRatio: Record<number, number>;
   /** Peak RSS of the largest archive over the smallest. */
   rssRatio: number;
+  /** The same ratio for the RSS outside V8's young generation. */
+  rssOutsideYoungRatio: number;
 }
 
 export interface ArchiveAtScale extends ArchiveComparison {
@@ -183,11 +190,15 @@ function compare(sizes: number[], runs: Record<number, ArchiveRun[]>): ArchiveCo
     cpuFloorRatio[size] = allCpuMs / availableParallelism() / discardMs;
   }
   const rssOf = (size: number) => of(size, 'archive')?.peakRssMb ?? Number.NaN;
+  const outsideOf = (size: number) =>
+    of(size, 'archive')?.youngGeneration.rssOutsideMb ?? Number.NaN;
+  const [smallest, largest] = [Math.min(...sizes), Math.max(...sizes)];
   return {
     runs,
     wallRatio,
     cpuFloorRatio,
-    rssRatio: rssOf(Math.max(...sizes)) / rssOf(Math.min(...sizes)),
+    rssRatio: rssOf(largest) / rssOf(smallest),
+    rssOutsideYoungRatio: outsideOf(largest) / outsideOf(smallest),
   };
 }
 
