@@ -1,0 +1,32 @@
+import type { ArchiveRun } from './archive.js';
+
+/**
+ * Runs of one kind repeated in one bench run are summarised by their medians: a single short
+ * walk's wall time and peak RSS swing with the machine and with when V8 grows its heap.
+ */
+
+/** The middle value (the lower of the two middle ones for an even count); NaN when empty. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+}
+
+/** The runs of `mode` in `runs`. */
+export function runsOf(runs: ArchiveRun[] | undefined, mode: ArchiveRun['mode']): ArchiveRun[] {
+  return (runs ?? []).filter((run) => run.mode === mode);
+}
+
+/** The run of `mode` whose wall time is the median, as the one to show in full. */
+export function medianRun(
+  runs: ArchiveRun[] | undefined,
+  mode: ArchiveRun['mode'],
+): ArchiveRun | undefined {
+  const of = runsOf(runs, mode);
+  const wall = median(of.map((run) => run.wallMs));
+  return of.find((run) => run.wallMs === wall);
+}
+
+/** The median peak RSS of the runs of `mode`, in MB. */
+export function medianPeakRss(runs: ArchiveRun[] | undefined, mode: ArchiveRun['mode']): number {
+  return median(runsOf(runs, mode).map((run) => run.peakRssMb));
+}
