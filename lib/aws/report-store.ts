@@ -33,11 +33,11 @@ const NDJSON = { ContentType: 'application/x-ndjson', ContentEncoding: 'gzip' } 
 /**
  * gzip level of archive objects unless the store is told otherwise. Once snapshots stopped
  * being serialised again (they are archived as the service's text), gzip became most of the
- * archive's own CPU: at a million endpoints, level 2 ran the archive in 1.13 × the time of a
- * download-only walk against 1.25 at level 4, for 12.5 % more bytes (332 MB against 295 MB);
- * level 1 saved little more time for 18 % more bytes, and level 6 (zlib's default) costs twice
- * level 4's CPU. Deployments that would rather store less set `archiveGzipLevel`.
- * docs/performance.md has the figures.
+ * archive's own CPU. At a million endpoints, level 2 archived in 1.11-1.22 × the time of a
+ * download-only walk and level 4 in 1.16-1.32 (four runs), for 12.5 % more bytes (332 MB
+ * against 295 MB); level 1 saved little more time for 18 % more bytes, and level 6 (zlib's
+ * default) costs twice level 4's CPU. Deployments that would rather store less set
+ * `archiveGzipLevel`; docs/performance.md has the figures.
  */
 export const DEFAULT_GZIP_LEVEL = 2;
 /**
