@@ -104,6 +104,7 @@ export const DEFAULT_SETTINGS = {
   archiveHeartbeatHours: 26,
   siteWorkerMaxConcurrency: 5,
   fanoutMaxReceiveCount: 3,
+  // The store's DEFAULT_GZIP_LEVEL (lib/aws), repeated: infra/ does not import lib/.
   archiveGzipLevel: 2,
   athena: true,
 } as const satisfies Omit<SkywatchSettings, 'baseUrl' | 'authUrl' | 'gsmKeys'>;

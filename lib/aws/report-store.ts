@@ -29,6 +29,10 @@ export interface ArchivedObject {
  */
 export type RecordBatch = readonly unknown[] | { readonly jsonTexts: readonly string[] };
 
+function isJsonTexts(batch: RecordBatch): batch is { readonly jsonTexts: readonly string[] } {
+  return !Array.isArray(batch);
+}
+
 const NDJSON = { ContentType: 'application/x-ndjson', ContentEncoding: 'gzip' } as const;
 /**
  * gzip level of archive objects unless the store is told otherwise. Once snapshots stopped
@@ -159,13 +163,12 @@ export class ReportStore {
     let compressing: Promise<void> | undefined;
     try {
       for await (const batch of batches) {
-        const texts = 'jsonTexts' in batch ? batch.jsonTexts : undefined;
-        const records = texts ? texts.length : (batch as readonly unknown[]).length;
-        if (records === 0) continue;
-        count += records;
-        const bytes = texts
-          ? ndjson.encodeTexts(texts)
-          : ndjson.encode(batch as readonly unknown[]);
+        const records = isJsonTexts(batch) ? batch.jsonTexts : batch;
+        if (records.length === 0) continue;
+        count += records.length;
+        const bytes = isJsonTexts(batch)
+          ? ndjson.encodeTexts(batch.jsonTexts)
+          : ndjson.encode(batch);
         await compressing;
         if (failed) throw failed;
         compressing = new Promise<void>((resolve, reject) => {

@@ -44,16 +44,21 @@ function slowStore(log: Log, failUpload?: string) {
   };
 }
 
+/** A client whose two snapshot walks are the given ones. */
+function clientOf(agents: () => ReturnType<typeof walk>, dnsp: () => ReturnType<typeof walk>) {
+  return { gsmAgentStatus: agents, gsmDnspStatus: dnsp } as unknown as SkywatchClient;
+}
+
 const key = (dataset: string) => `reports/${dataset}/gsm=G/date=2026-06-15/snapshot.ndjson.gz`;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('Function: archiveSnapshots', () => {
   it('walks the DNSP snapshot while the agent snapshot is still uploading', async () => {
     const log: Log = [];
-    const client = {
-      gsmAgentStatus: () => walk(log, 'agents', 2),
-      gsmDnspStatus: () => walk(log, 'dnsp', 2),
-    } as unknown as SkywatchClient;
+    const client = clientOf(
+      () => walk(log, 'agents', 2),
+      () => walk(log, 'dnsp', 2),
+    );
     const { store, finish } = slowStore(log);
     const done = archiveSnapshots(client, store, 'G', '2026-06-15');
     await tick();
@@ -78,13 +83,13 @@ describe('Function: archiveSnapshots', () => {
   it('fails before the DNSP walk starts when an agent page fails', async () => {
     const log: Log = [];
     let dnspAsked = false;
-    const client = {
-      gsmAgentStatus: () => walk(log, 'agents', 3, 1),
-      gsmDnspStatus: () => {
+    const client = clientOf(
+      () => walk(log, 'agents', 3, 1),
+      () => {
         dnspAsked = true;
         return walk(log, 'dnsp', 1);
       },
-    } as unknown as SkywatchClient;
+    );
     const { store } = slowStore(log);
     await expect(archiveSnapshots(client, store, 'G', '2026-06-15')).rejects.toThrow(
       'agents page 1 failed',
@@ -94,10 +99,10 @@ describe('Function: archiveSnapshots', () => {
 
   it('raises a failed agent upload only once the DNSP upload has settled too', async () => {
     const log: Log = [];
-    const client = {
-      gsmAgentStatus: () => walk(log, 'agents', 1),
-      gsmDnspStatus: () => walk(log, 'dnsp', 1),
-    } as unknown as SkywatchClient;
+    const client = clientOf(
+      () => walk(log, 'agents', 1),
+      () => walk(log, 'dnsp', 1),
+    );
     const { store, finish } = slowStore(log, key('agent-status'));
     const outcome = archiveSnapshots(client, store, 'G', '2026-06-15').catch((e: Error) => e);
     await tick();
