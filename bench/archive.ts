@@ -1,8 +1,11 @@
+import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { REPORT_FETCHER_MEMORY_MB } from '../infra/function-memory.js';
 import { createAwsClients, DEFAULT_GZIP_LEVEL } from '../lib/aws/index.js';
 import { startMoto } from '../scripts/local/moto-server.js';
+import { bundleLikeTheStack, DEPLOYED_NODE_FLAGS } from './bundle.js';
 import { lambdaHeapFlags } from './lambda-heap.js';
 import { median, medianPeakRss, medianRun, runsOf } from './medians.js';
 import { processCpuMs } from './process-cpu.js';
@@ -55,6 +58,11 @@ export interface ArchiveComparison {
   cpuFloorRatio: Record<number, number>;
   /** Median peak RSS of the largest archive over that of the smallest. */
   rssRatio: number;
+  /**
+   * Peak RSS of the largest archive over that of the next size down: how memory grows once V8's
+   * young generation has reached its limit in both (NaN with one size).
+   */
+  rssRatioToNextSize: number;
 }
 
 export interface ArchiveAtScale extends ArchiveComparison {
@@ -64,6 +72,11 @@ export interface ArchiveAtScale extends ArchiveComparison {
     flags: string[];
     source: 'lambda-runtime' | 'BENCH_ARCHIVE_NODE_FLAGS';
   };
+  /**
+   * What every walk ran: the worker bundled as the stack bundles a function, started with the
+   * stack's NODE_OPTIONS (and the heap flags above), not TypeScript through a loader.
+   */
+  worker: { bundle: string; nodeOptions: string[] };
   /** The same walks with the heap Node sizes for itself on this machine. */
   defaultHeap: ArchiveComparison;
   /** The same comparison with the service answering each page `latencyMs` later. */
@@ -109,6 +122,11 @@ export async function archiveAtScale(
   // BENCH_ARCHIVE_NODE_FLAGS replaces the runtime's flags, to measure another heap assumption.
   const override = process.env.BENCH_ARCHIVE_NODE_FLAGS?.split(' ').filter(Boolean);
   const flags = override ?? lambdaHeapFlags(REPORT_FETCHER_MEMORY_MB);
+  // The walks run a bundle, as the Lambda does: through tsx, its loader thread and the modules
+  // it compiles added 40 MB to a 10,000-endpoint walk's peak RSS and 20 MB to a million's.
+  const worker = join(resolve('bench/.bundles'), 'archive-worker.mjs');
+  mkdirSync(resolve('bench/.bundles'), { recursive: true });
+  await bundleLikeTheStack('bench/archive-worker.ts', worker);
   const moto = await startMoto();
   const aws = createAwsClients({
     endpoint: moto.endpoint,
@@ -132,7 +150,7 @@ export async function archiveAtScale(
         { mode: 'discard', heap: 'default' },
         { mode: 'archive', heap: 'default' },
       ];
-      const done = await measure(s3, size, jobs, 0, flags);
+      const done = await measure(s3, worker, size, jobs, 0, flags);
       const atDefaultLevel = (r: ArchiveRun) =>
         r.gzipLevel === undefined || r.gzipLevel === DEFAULT_GZIP_LEVEL;
       runs[size] = done.filter((r) => r.heap === 'deployed' && atDefaultLevel(r));
@@ -143,6 +161,7 @@ export async function archiveAtScale(
     // archive's work with the wait.
     latencyRuns = await measure(
       s3,
+      worker,
       latency.endpoints,
       [
         { mode: 'discard', heap: 'deployed' },
@@ -159,6 +178,10 @@ export async function archiveAtScale(
       memoryMb: REPORT_FETCHER_MEMORY_MB,
       flags,
       source: override ? 'BENCH_ARCHIVE_NODE_FLAGS' : 'lambda-runtime',
+    },
+    worker: {
+      bundle: 'bench/archive-worker.ts, bundled as the stack does',
+      nodeOptions: DEPLOYED_NODE_FLAGS,
     },
     ...compare(sizes, runs),
     defaultHeap: compare(sizes, defaultRuns),
@@ -206,12 +229,20 @@ function compare(sizes: number[], runs: Record<number, ArchiveRun[]>): ArchiveCo
     wallRatio,
     cpuFloorRatio,
     rssRatio: rssOf(Math.max(...sizes)) / rssOf(Math.min(...sizes)),
+    rssRatioToNextSize: (() => {
+      const [largest, next] = [...sizes].sort((a, b) => b - a);
+      return largest === undefined || next === undefined
+        ? Number.NaN
+        : rssOf(largest) / rssOf(next);
+    })(),
   };
 }
 
 /** One emulator of `size` endpoints (optionally slowed down), one worker process per job. */
 async function measure(
   s3: { endpoint: string; pid: number | undefined; aws: ReturnType<typeof createAwsClients> },
+  /** The archive worker's bundle. */
+  worker: string,
   size: number,
   jobs: Job[],
   latencyMs: number,
@@ -245,14 +276,14 @@ async function measure(
     }
     // The first walk after the emulator starts pays for its JIT warming up (twice the CPU per
     // page); a short unmeasured walk keeps that out of whichever mode happens to run first.
-    await runWorker('bench/archive-worker.ts', ['warm', ...args]);
+    await runWorker(worker, ['warm', ...args], DEPLOYED_NODE_FLAGS);
     const out: ArchiveRun[] = [];
     for (const job of jobs) {
       const cpuBefore = [processCpuMs(emulator.pid), processCpuMs(s3.pid)];
       const walk = await runWorker<ArchiveRun>(
-        'bench/archive-worker.ts',
+        worker,
         [job.mode, ...args, ...(job.gzipLevel === undefined ? [] : [String(job.gzipLevel)])],
-        job.heap === 'deployed' ? deployedHeapFlags : [],
+        [...DEPLOYED_NODE_FLAGS, ...(job.heap === 'deployed' ? deployedHeapFlags : [])],
       );
       const run: ArchiveRun = {
         ...walk,

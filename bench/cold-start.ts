@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { bundleLikeTheStack, DEPLOYED_NODE_FLAGS } from './bundle.js';
 
 /**
- * Cold start: for each function bundle (esbuild, ESM, minified, as the stack builds them) the
- * time to load it and run its module initialisation in a fresh Node process, against a bare
+ * Cold start: for each function bundle (esbuild, ESM, minified, with its source map, as the
+ * stack builds them) the time to load it and run its module initialisation in a fresh Node
+ * process started with the stack's NODE_OPTIONS, against a bare
  * handler bundle that imports and constructs the same AWS SDK clients as that function, read
  * from the bundle's own inputs, and nothing else.
  */
@@ -55,22 +56,8 @@ async function bundle(
   entry: string,
   outfile: string,
 ): Promise<{ bytes: number; clients: SdkClient[] }> {
-  const result = await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    minify: true,
-    mainFields: ['module', 'main'],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    metafile: true,
-    logLevel: 'error',
-  });
-  const output = Object.values(result.metafile.outputs)[0];
+  const metafile = await bundleLikeTheStack(entry, outfile);
+  const output = metafile.outputs[relative(process.cwd(), outfile)];
   const inputs = Object.entries(output?.inputs ?? {}).filter(([, i]) => i.bytesInOutput > 0);
   const clients = (Object.keys(SDK_CLIENTS) as SdkClient[]).filter((c) =>
     inputs.some(([path]) => path.includes(`node_modules/@aws-sdk/${c}/`)),
@@ -78,11 +65,11 @@ async function bundle(
   return { bytes: output?.bytes ?? 0, clients };
 }
 
-/** One fresh-process timing of `import(bundle)`, in ms. */
-function loadOnce(file: string): number {
+/** One fresh-process timing of `import(bundle)`, in ms, with the given Node flags. */
+function loadOnce(file: string, nodeFlags: readonly string[]): number {
   const url = pathToFileURL(file).href;
   const script = `const t = performance.now(); await import(${JSON.stringify(url)}); console.log(performance.now() - t);`;
-  const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+  const out = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], {
     env: { ...process.env, ...ENV },
     encoding: 'utf8',
   });
@@ -93,26 +80,35 @@ function loadOnce(file: string): number {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /**
- * `runs` timings of a bundle and its bare twin, taken in adjacent pairs so that a load change on
- * a shared machine hits both alike: the medians of each, and the median of the pairs' ratios
- * (steadier than the ratio of medians when the machine's speed drifts during the run).
+ * `runs` timings of a bundle and its bare twin, both started as deployed, taken in adjacent
+ * pairs so that a load change on a shared machine hits both alike: the medians of each, and the
+ * median of the pairs' ratios (steadier than the ratio of medians when the machine's speed
+ * drifts during the run). Each pair is followed by the bundle without the deployed flags, which
+ * tells what reading the source map costs.
  */
 function loadTimes(
   file: string,
   bareFile: string,
   runs: number,
-): { own: number; bare: number; ratio: number } {
+): { own: number; bare: number; ratio: number; ownWithoutFlags: number } {
   const own: number[] = [];
   const bare: number[] = [];
   const ratios: number[] = [];
+  const ownWithoutFlags: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const o = loadOnce(file);
-    const b = loadOnce(bareFile);
+    const o = loadOnce(file, DEPLOYED_NODE_FLAGS);
+    const b = loadOnce(bareFile, DEPLOYED_NODE_FLAGS);
     own.push(o);
     bare.push(b);
     ratios.push(o / b);
+    ownWithoutFlags.push(loadOnce(file, []));
   }
-  return { own: median(own), bare: median(bare), ratio: median(ratios) };
+  return {
+    own: median(own),
+    bare: median(bare),
+    ratio: median(ratios),
+    ownWithoutFlags: median(ownWithoutFlags),
+  };
 }
 
 export interface ColdStart {
@@ -124,6 +120,8 @@ export interface ColdStart {
   initMs: number;
   bareInitMs: number;
   ratio: number;
+  /** The same bundle started without the stack's NODE_OPTIONS (no source map read). */
+  initMsWithoutSourceMaps: number;
 }
 
 export async function coldStarts(runs = 21): Promise<{ results: ColdStart[] }> {
@@ -137,15 +135,16 @@ export async function coldStarts(runs = 21): Promise<{ results: ColdStart[] }> {
     writeFileSync(bareEntry, bareHandler(clients));
     const bareFile = join(dir, `${name}.bare.mjs`);
     const bare = await bundle(bareEntry, bareFile);
-    const { own: initMs, bare: bareInitMs, ratio } = loadTimes(outfile, bareFile, runs);
+    const times = loadTimes(outfile, bareFile, runs);
     results.push({
       function: name,
       bundleBytes: bytes,
       sdkClients: clients.map((c) => SDK_CLIENTS[c]),
       bareBytes: bare.bytes,
-      initMs,
-      bareInitMs,
-      ratio,
+      initMs: times.own,
+      bareInitMs: times.bare,
+      ratio: times.ratio,
+      initMsWithoutSourceMaps: times.ownWithoutFlags,
     });
   }
   return { results };

@@ -49,13 +49,17 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   await once(child, 'exit');
 }
 
-/** Runs a TypeScript file in a fresh Node process and answers the last JSON line it printed. */
+/**
+ * Runs a script in a fresh Node process and answers the last JSON line it printed: a TypeScript
+ * file through tsx, a bundle (.mjs) as it is.
+ */
 export async function runWorker<T>(
   file: string,
   args: string[],
   nodeFlags: string[] = [],
 ): Promise<T> {
-  const child = spawn(process.execPath, [...nodeFlags, ...TSX, file, ...args], {
+  const loader = file.endsWith('.ts') ? TSX : [];
+  const child = spawn(process.execPath, [...nodeFlags, ...loader, file, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

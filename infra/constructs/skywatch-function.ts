@@ -10,14 +10,11 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { ESM_REQUIRE_BANNER, FUNCTION_ESBUILD_TARGET, FUNCTION_NODE_OPTIONS } from '../bundling.js';
 import { queueDepthAlarm, secureQueue } from './secure-queue.js';
 
 /** The newest Node.js runtime aws-cdk-lib 2.276 knows; cdk-nag AwsSolutions-L1 checks it. */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
-
-// ESM bundles still meet CommonJS dependencies that call require(); give them one.
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __skywatchCreateRequire } from 'node:module'; const require = __skywatchCreateRequire(import.meta.url);";
 
 export interface SkywatchFunctionProps {
   /** Entry file, absolute or relative to the project root (`functions/<name>/handler.ts`). */
@@ -97,7 +94,7 @@ export class SkywatchFunction extends Construct {
         ...props.environment,
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: 'Skywatch',
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
       },
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       retryAttempts: props.asyncRetryAttempts,
@@ -115,7 +112,7 @@ export class SkywatchFunction extends Construct {
         minify: true,
         sourceMap: true,
         sourcesContent: false,
-        target: 'node24',
+        target: FUNCTION_ESBUILD_TARGET,
         // Bundled, not taken from the runtime: the deployed SDK is the one the tests ran
         // with, and @aws-sdk/lib-storage is not part of the Lambda runtime.
         bundleAwsSDK: true,

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleLikeTheStack } from '../../bench/bundle.js';
 import type { FunctionName } from '../../infra/functions.js';
 import { createApp } from '../../infra/skywatch-app.js';
 import type { SkywatchStack } from '../../infra/skywatch-stack.js';
@@ -126,6 +128,22 @@ describe('Bundles (real esbuild, no Docker)', () => {
         ),
       );
       expect([...clients].sort(), name).toEqual(uses[name]);
+    }
+  });
+
+  // The cold-start and archive benchmarks measure bundles they build themselves; they count
+  // only if those are the bundles the stack deploys.
+  it('gives the benchmarks the bundle the stack deploys, byte for byte', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skywatch-bench-bundle-'));
+    try {
+      const outfile = path.join(dir, 'index.mjs');
+      await bundleLikeTheStack(path.resolve('functions/token-refresher/handler.ts'), outfile);
+      // Compared by digest: a diff of two minified bundles is unreadable.
+      const digest = (file: string) =>
+        createHash('sha256').update(readFileSync(file)).digest('hex');
+      expect(digest(outfile)).toBe(digest(path.join(assetDir('tokenRefresher'), 'index.mjs')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,0 +1,37 @@
+import { build, type Metafile } from 'esbuild';
+import {
+  ESM_REQUIRE_BANNER,
+  FUNCTION_ESBUILD_TARGET,
+  FUNCTION_NODE_OPTIONS,
+} from '../infra/bundling.js';
+
+/**
+ * Bundles an entry as the stack's NodejsFunction does (infra/constructs/skywatch-function.ts):
+ * one minified ESM file for the runtime's Node, with the createRequire banner and a source map
+ * without sources, so what the benchmarks load and measure is what a Lambda would run
+ * (test/infra/bundles.test.ts compares the two).
+ */
+export async function bundleLikeTheStack(entry: string, outfile: string): Promise<Metafile> {
+  const result = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: FUNCTION_ESBUILD_TARGET,
+    minify: true,
+    sourcemap: true,
+    sourcesContent: false,
+    mainFields: ['module', 'main'],
+    banner: { js: ESM_REQUIRE_BANNER },
+    metafile: true,
+    logLevel: 'error',
+  });
+  return result.metafile;
+}
+
+/**
+ * The flags the stack starts every function with (its NODE_OPTIONS): with source maps on, Node
+ * reads each bundle's map as it loads it, which a cold start pays for.
+ */
+export const DEPLOYED_NODE_FLAGS = FUNCTION_NODE_OPTIONS.split(' ').filter(Boolean);
