@@ -115,6 +115,8 @@ interface Job {
  * the emulator and moto run on their own.
  */
 export async function archiveAtScale(
+  /** The Node.js binary every walk runs on (the deployed major: measured-node.ts). */
+  node: string,
   sizes: number[],
   collectUpTo: number,
   latency = { endpoints: 100_000, latencyMs: 50 },
@@ -124,9 +126,10 @@ export async function archiveAtScale(
   const flags = override ?? lambdaHeapFlags(REPORT_FETCHER_MEMORY_MB);
   // The walks run a bundle, as the Lambda does: through tsx, its loader thread and the modules
   // it compiles added 40 MB to a 10,000-endpoint walk's peak RSS and 20 MB to a million's.
-  const worker = join(resolve('bench/.bundles'), 'archive-worker.mjs');
+  const bundle = join(resolve('bench/.bundles'), 'archive-worker.mjs');
   mkdirSync(resolve('bench/.bundles'), { recursive: true });
-  await bundleLikeTheStack('bench/archive-worker.ts', worker);
+  await bundleLikeTheStack('bench/archive-worker.ts', bundle);
+  const worker = { bundle, node };
   const moto = await startMoto();
   const aws = createAwsClients({
     endpoint: moto.endpoint,
@@ -241,8 +244,8 @@ function compare(sizes: number[], runs: Record<number, ArchiveRun[]>): ArchiveCo
 /** One emulator of `size` endpoints (optionally slowed down), one worker process per job. */
 async function measure(
   s3: { endpoint: string; pid: number | undefined; aws: ReturnType<typeof createAwsClients> },
-  /** The archive worker's bundle. */
-  worker: string,
+  /** The archive worker's bundle and the Node.js binary it runs on. */
+  worker: { bundle: string; node: string },
   size: number,
   jobs: Job[],
   latencyMs: number,
@@ -276,14 +279,15 @@ async function measure(
     }
     // The first walk after the emulator starts pays for its JIT warming up (twice the CPU per
     // page); a short unmeasured walk keeps that out of whichever mode happens to run first.
-    await runWorker(worker, ['warm', ...args], DEPLOYED_NODE_FLAGS);
+    await runWorker(worker.bundle, ['warm', ...args], DEPLOYED_NODE_FLAGS, worker.node);
     const out: ArchiveRun[] = [];
     for (const job of jobs) {
       const cpuBefore = [processCpuMs(emulator.pid), processCpuMs(s3.pid)];
       const walk = await runWorker<ArchiveRun>(
-        worker,
+        worker.bundle,
         [job.mode, ...args, ...(job.gzipLevel === undefined ? [] : [String(job.gzipLevel)])],
         [...DEPLOYED_NODE_FLAGS, ...(job.heap === 'deployed' ? deployedHeapFlags : [])],
+        worker.node,
       );
       const run: ArchiveRun = {
         ...walk,

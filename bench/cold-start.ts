@@ -66,10 +66,10 @@ async function bundle(
 }
 
 /** One fresh-process timing of `import(bundle)`, in ms, with the given Node flags. */
-function loadOnce(file: string, nodeFlags: readonly string[]): number {
+function loadOnce(node: string, file: string, nodeFlags: readonly string[]): number {
   const url = pathToFileURL(file).href;
   const script = `const t = performance.now(); await import(${JSON.stringify(url)}); console.log(performance.now() - t);`;
-  const out = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], {
+  const out = spawnSync(node, [...nodeFlags, '--input-type=module', '-e', script], {
     env: { ...process.env, ...ENV },
     encoding: 'utf8',
   });
@@ -87,6 +87,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * tells what reading the source map costs.
  */
 function loadTimes(
+  node: string,
   file: string,
   bareFile: string,
   runs: number,
@@ -96,12 +97,12 @@ function loadTimes(
   const ratios: number[] = [];
   const ownWithoutFlags: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const o = loadOnce(file, DEPLOYED_NODE_FLAGS);
-    const b = loadOnce(bareFile, DEPLOYED_NODE_FLAGS);
+    const o = loadOnce(node, file, DEPLOYED_NODE_FLAGS);
+    const b = loadOnce(node, bareFile, DEPLOYED_NODE_FLAGS);
     own.push(o);
     bare.push(b);
     ratios.push(o / b);
-    ownWithoutFlags.push(loadOnce(file, []));
+    ownWithoutFlags.push(loadOnce(node, file, []));
   }
   return {
     own: median(own),
@@ -124,7 +125,8 @@ export interface ColdStart {
   initMsWithoutSourceMaps: number;
 }
 
-export async function coldStarts(runs = 21): Promise<{ results: ColdStart[] }> {
+/** Cold starts of every function on the `node` binary given (the deployed major: measured-node.ts). */
+export async function coldStarts(node: string, runs = 21): Promise<{ results: ColdStart[] }> {
   const dir = resolve('bench/.bundles');
   mkdirSync(dir, { recursive: true });
   const results: ColdStart[] = [];
@@ -135,7 +137,7 @@ export async function coldStarts(runs = 21): Promise<{ results: ColdStart[] }> {
     writeFileSync(bareEntry, bareHandler(clients));
     const bareFile = join(dir, `${name}.bare.mjs`);
     const bare = await bundle(bareEntry, bareFile);
-    const times = loadTimes(outfile, bareFile, runs);
+    const times = loadTimes(node, outfile, bareFile, runs);
     results.push({
       function: name,
       bundleBytes: bytes,

@@ -50,16 +50,17 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Runs a script in a fresh Node process and answers the last JSON line it printed: a TypeScript
- * file through tsx, a bundle (.mjs) as it is.
+ * Runs a script in a fresh Node process (this one's Node unless `node` names another binary) and
+ * answers the last JSON line it printed: a TypeScript file through tsx, a bundle (.mjs) as it is.
  */
 export async function runWorker<T>(
   file: string,
   args: string[],
   nodeFlags: string[] = [],
+  node = process.execPath,
 ): Promise<T> {
   const loader = file.endsWith('.ts') ? TSX : [];
-  const child = spawn(process.execPath, [...nodeFlags, ...loader, file, ...args], {
+  const child = spawn(node, [...nodeFlags, ...loader, file, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

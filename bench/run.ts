@@ -3,6 +3,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { type ArchiveRun, archiveAtScale } from './archive.js';
 import { coldStarts } from './cold-start.js';
 import type { FanOut } from './fan-out.js';
+import { measuredNode } from './measured-node.js';
 import { medianPeakRss, medianRun, runsOf } from './medians.js';
 import { runWorker } from './processes.js';
 import type { TokenEconomy } from './token-economy.js';
@@ -24,8 +25,12 @@ async function main(): Promise<void> {
   const started = new Date();
   const cores = availableParallelism();
   console.log(`Skywatch benchmarks on ${cpus().length} cores, Node ${process.version}`);
+  // Archive walks and cold starts run on the Node.js major the stack deploys; the token economy
+  // and fan-out count calls and time a pool's waits, which do not depend on it.
+  const node = measuredNode();
+  console.log(`measured processes run Node ${node.version} (${node.source})`);
   console.log('1. archive at scale');
-  const archive = await archiveAtScale(sizes, 100_000, {
+  const archive = await archiveAtScale(node.path, sizes, 100_000, {
     endpoints: Number(process.env.BENCH_LATENCY_SIZE ?? 100_000),
     latencyMs: 50,
   });
@@ -34,11 +39,17 @@ async function main(): Promise<void> {
   console.log('3. fan-out (1,000 sites, 50 ms per call)');
   const fan = await runWorker<FanOut>('bench/part.ts', ['fan-out']);
   console.log('4. cold start');
-  const cold = await coldStarts(21);
+  const cold = await coldStarts(node.path, 21);
 
   const rows: [string, string, string, string][] = [];
   const largest = Math.max(...sizes);
   const smallest = Math.min(...sizes);
+  rows.push([
+    'measured processes',
+    `Node ${node.version} (${node.source}); the stack's bundles, started with ${archive.worker.nodeOptions.join(' ')}`,
+    '',
+    '',
+  ]);
   rows.push([
     'archive heap',
     archive.heap.source === 'lambda-runtime'
@@ -159,6 +170,7 @@ async function main(): Promise<void> {
   const result = {
     startedAt: started.toISOString(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version },
+    measuredNode: { version: node.version, source: node.source },
     archive,
     tokens,
     fanOut: fan,

@@ -7,6 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleLikeTheStack } from '../../bench/bundle.js';
+import { FUNCTION_ESBUILD_TARGET } from '../../infra/bundling.js';
+import { FUNCTION_RUNTIME } from '../../infra/constructs/skywatch-function.js';
 import type { FunctionName } from '../../infra/functions.js';
 import { createApp } from '../../infra/skywatch-app.js';
 import type { SkywatchStack } from '../../infra/skywatch-stack.js';
@@ -129,6 +131,11 @@ describe('Bundles (real esbuild, no Docker)', () => {
       );
       expect([...clients].sort(), name).toEqual(uses[name]);
     }
+  });
+
+  // esbuild's target and the benchmarks' Node (bench/measured-node.ts) follow the runtime.
+  it('bundles for the Node.js major of the runtime it deploys', () => {
+    expect(FUNCTION_RUNTIME.name).toBe(`nodejs${FUNCTION_ESBUILD_TARGET.replace('node', '')}.x`);
   });
 
   // The cold-start and archive benchmarks measure bundles they build themselves; they count
