@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
+import { join } from 'node:path';
 import { type ArchiveRun, archiveAtScale } from './archive.js';
 import { coldStarts } from './cold-start.js';
 import type { FanOut } from './fan-out.js';
@@ -18,6 +19,10 @@ process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+/** Timed pairs of loads per function; fewer make a quicker, noisier run. */
+const coldStartRuns = Number(process.env.BENCH_COLD_RUNS ?? 21);
+/** Where results go; the smoke test (test/scripts/bench.test.ts) keeps them out of the record. */
+const resultsDir = process.env.BENCH_RESULTS_DIR ?? 'bench/results';
 const pass = (ok: boolean) => (ok ? 'met' : 'MISSED');
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
@@ -39,7 +44,7 @@ async function main(): Promise<void> {
   console.log('3. fan-out (1,000 sites, 50 ms per call)');
   const fan = await runWorker<FanOut>('bench/part.ts', ['fan-out']);
   console.log('4. cold start');
-  const cold = await coldStarts(node.path, 21);
+  const cold = await coldStarts(node.path, coldStartRuns);
 
   const rows: [string, string, string, string][] = [];
   const largest = Math.max(...sizes);
@@ -176,11 +181,12 @@ async function main(): Promise<void> {
     fanOut: fan,
     coldStart: cold,
   };
-  mkdirSync('bench/results', { recursive: true });
-  const file = `bench/results/run-${started.toISOString().replace(/[:.]/g, '-')}.json`;
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `run-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  const latest = join(resultsDir, 'latest.json');
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync('bench/results/latest.json', `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`\nwrote ${file} and bench/results/latest.json`);
+  writeFileSync(latest, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\nwrote ${file} and ${latest}`);
 }
 
 main().catch((error: unknown) => {
