@@ -56,14 +56,16 @@ export function measuredNode(): MeasuredNode {
     const pack = spawnSync('npm', ['pack', `${pkg}@${major}`, '--pack-destination', dir], {
       encoding: 'utf8',
     });
-    const tarball = pack.stdout.trim().split('\n').at(-1);
+    // A spawn failure (no npm on PATH) leaves both outputs null.
+    const tarball = (pack.stdout ?? '').trim().split('\n').at(-1);
     const unpacked =
       pack.status === 0 && tarball
         ? spawnSync('tar', ['-xzf', join(dir, tarball), '-C', dir]).status === 0
         : false;
     if (tarball) rmSync(join(dir, tarball), { force: true });
     if (!unpacked) {
-      const why = `${pkg}@${major} could not be fetched: ${pack.stderr.trim().split('\n').at(-1) ?? ''}`;
+      const reason = pack.error?.message ?? (pack.stderr ?? '').trim().split('\n').at(-1) ?? '';
+      const why = `${pkg}@${major} could not be fetched: ${reason}`;
       console.log(`  ${why}; measuring on this Node, ${process.version}`);
       return { path: process.execPath, version: process.version, source: why };
     }
