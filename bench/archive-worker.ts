@@ -4,6 +4,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { archiveSnapshots } from '../functions/report-fetcher/archive-snapshots.js';
 import { createAwsClients, DEFAULT_GZIP_LEVEL, ReportStore, reportKey } from '../lib/aws/index.js';
 import { SkywatchClient } from '../lib/index.js';
+import { maxByTenth } from './tenths.js';
 
 /**
  * One measurement in its own process, so its peak RSS is its own: walk a GSM's status
@@ -85,8 +86,11 @@ const peak = { heapUsed: 0, heapTotal: 0, external: 0 };
 // semi-spaces the heap flags allow (2 × 64 MiB under the Lambda runtime's flags for 1,024 MB),
 // and keeps it: a long walk always ends up holding all of it, a short one sometimes does.
 const young = { peakMiB: 0 };
+// RSS over the walk, to tell memory that levels off from memory that keeps climbing.
+const rssSamples: { atMs: number; value: number }[] = [];
 setInterval(() => {
   const m = process.memoryUsage();
+  rssSamples.push({ atMs: performance.now() - started, value: m.rss / 1048576 });
   for (const k of Object.keys(peak) as (keyof typeof peak)[])
     peak[k] = Math.max(peak[k], m[k] / 1048576);
   const newSpace = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
@@ -110,6 +114,7 @@ run()
         heapLimitMb: getHeapStatistics().heap_size_limit / 1048576,
         peakRssMb: process.resourceUsage().maxRSS / 1024,
         peakMiB: peak,
+        rssByTenthMiB: maxByTenth(rssSamples, wallMs),
         youngGeneration: young,
       }),
     );

@@ -30,6 +30,8 @@ export interface ArchiveRun {
   peakRssMb: number;
   /** Peaks of the V8 heap and of memory outside it, sampled every 100 ms. */
   peakMiB: { heapUsed: number; heapTotal: number; external: number };
+  /** The largest RSS sampled in each tenth of the walk (null: no sample fell in it). */
+  rssByTenthMiB: (number | null)[];
   /**
    * The young generation (new space) V8 committed at its largest, sampled every 100 ms: V8
    * grows it while objects survive scavenges, up to what the heap flags allow, and keeps it.
@@ -100,6 +102,13 @@ const OTHER_GZIP_LEVEL = 4;
  * committed; 188-248 MB peaks measured over 12 walks), so one walk is a coin toss.
  */
 const SMALLEST_SIZE_WALKS = Number(process.env.BENCH_SMALL_WALKS ?? 7);
+/**
+ * Walks of each size between the smallest and the largest (100,000 by default, 5–7 s a walk): a
+ * single walk met a busy moment of this shared machine once (1.40 × download-only, the CPU of
+ * the walk, emulator and moto more than both cores could give in the time), so they are
+ * compared by medians too. The largest size (about a minute a walk) is walked once.
+ */
+const MIDDLE_SIZE_WALKS = Number(process.env.BENCH_MIDDLE_WALKS ?? 3);
 
 interface Job {
   mode: Mode;
@@ -142,7 +151,12 @@ export async function archiveAtScale(
   const s3 = { endpoint: moto.endpoint, pid: moto.pid, aws };
   try {
     for (const size of sizes) {
-      const walks = size === Math.min(...sizes) ? SMALLEST_SIZE_WALKS : 1;
+      const walks =
+        size === Math.min(...sizes)
+          ? SMALLEST_SIZE_WALKS
+          : size === Math.max(...sizes)
+            ? 1
+            : MIDDLE_SIZE_WALKS;
       const jobs: Job[] = [
         ...Array.from({ length: walks }, () => [
           { mode: 'discard', heap: 'deployed' } as const,

@@ -129,6 +129,13 @@ async function main(): Promise<void> {
     "V8 grows the young generation to the flags' limit in any long walk, in some short ones",
     '',
   ]);
+  const longest = medianRun(archive.runs[largest], 'archive');
+  rows.push([
+    `archive ${largest.toLocaleString('en')} RSS by tenth of the walk`,
+    (longest?.rssByTenthMiB ?? []).map((mb) => (mb === null ? '–' : Math.round(mb))).join(', '),
+    'MiB, the largest sample in each tenth: level, or climbing?',
+    '',
+  ]);
   rows.push([
     `peak RSS ${largest.toLocaleString('en')} / ${smallest.toLocaleString('en')}`,
     `${fmt(archive.rssRatio)} (medians; with this machine's default heap ${fmt(archive.defaultHeap.rssRatio)})`,

@@ -71,6 +71,10 @@ describe('Command: npm run bench (toy sizes)', () => {
           expect(run.error, `${size} ${mode}`).toBeUndefined();
           expect(run.endpoints, `${size} ${mode}`).toBe(size);
           expect(run.heapLimitMb, `${size} ${mode}`).toBeGreaterThan(1000);
+          // Sampled through the walk: no sample above the process's own peak.
+          const sampled = run.rssByTenthMiB.filter((mb): mb is number => mb !== null);
+          expect(sampled.length, `${size} ${mode}`).toBeGreaterThan(0);
+          expect(Math.max(...sampled), `${size} ${mode}`).toBeLessThanOrEqual(run.peakRssMb + 1);
         }
       }
     }
