@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { REPORT_FETCHER_MEMORY_MB } from '../infra/function-memory.js';
 import { createAwsClients, DEFAULT_GZIP_LEVEL } from '../lib/aws/index.js';
 import { startMoto } from '../scripts/local/moto-server.js';
-import { bundleLikeTheStack, DEPLOYED_NODE_FLAGS } from './bundle.js';
+import { benchBundlePath, bundleLikeTheStack, DEPLOYED_NODE_FLAGS } from './bundle.js';
 import { lambdaHeapFlags } from './lambda-heap.js';
 import { median, medianPeakRss, medianRun, runsOf } from './medians.js';
 import { processCpuMs } from './process-cpu.js';
@@ -135,8 +133,7 @@ export async function archiveAtScale(
   const flags = override ?? lambdaHeapFlags(REPORT_FETCHER_MEMORY_MB);
   // The walks run a bundle, as the Lambda does: through tsx, its loader thread and the modules
   // it compiles added 40 MB to a 10,000-endpoint walk's peak RSS and 20 MB to a million's.
-  const bundle = join(resolve('bench/.bundles'), 'archive-worker.mjs');
-  mkdirSync(resolve('bench/.bundles'), { recursive: true });
+  const bundle = benchBundlePath('archive-worker.mjs');
   await bundleLikeTheStack('bench/archive-worker.ts', bundle);
   const worker = { bundle, node };
   const moto = await startMoto();
@@ -149,14 +146,11 @@ export async function archiveAtScale(
   const otherLevelRuns: Record<number, ArchiveRun[]> = {};
   let latencyRuns: ArchiveRun[] = [];
   const s3 = { endpoint: moto.endpoint, pid: moto.pid, aws };
+  const [smallest, largest] = [Math.min(...sizes), Math.max(...sizes)];
   try {
     for (const size of sizes) {
       const walks =
-        size === Math.min(...sizes)
-          ? SMALLEST_SIZE_WALKS
-          : size === Math.max(...sizes)
-            ? 1
-            : MIDDLE_SIZE_WALKS;
+        size === smallest ? SMALLEST_SIZE_WALKS : size === largest ? 1 : MIDDLE_SIZE_WALKS;
       const jobs: Job[] = [
         ...Array.from({ length: walks }, () => [
           { mode: 'discard', heap: 'deployed' } as const,
@@ -240,18 +234,15 @@ function compare(sizes: number[], runs: Record<number, ArchiveRun[]>): ArchiveCo
     const allCpuMs = archive ? archive.cpuMs + archive.serviceCpuMs + archive.s3CpuMs : Number.NaN;
     cpuFloorRatio[size] = allCpuMs / availableParallelism() / discardMs;
   }
-  const rssOf = (size: number) => medianPeakRss(runs[size], 'archive');
+  const rssOf = (size: number | undefined) =>
+    size === undefined ? Number.NaN : medianPeakRss(runs[size], 'archive');
+  const [largest, nextSize] = [...sizes].sort((a, b) => b - a);
   return {
     runs,
     wallRatio,
     cpuFloorRatio,
-    rssRatio: rssOf(Math.max(...sizes)) / rssOf(Math.min(...sizes)),
-    rssRatioToNextSize: (() => {
-      const [largest, next] = [...sizes].sort((a, b) => b - a);
-      return largest === undefined || next === undefined
-        ? Number.NaN
-        : rssOf(largest) / rssOf(next);
-    })(),
+    rssRatio: rssOf(largest) / rssOf(Math.min(...sizes)),
+    rssRatioToNextSize: rssOf(largest) / rssOf(nextSize),
   };
 }
 

@@ -1,9 +1,18 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import {
   ESM_REQUIRE_BANNER,
   FUNCTION_ESBUILD_TARGET,
   FUNCTION_NODE_OPTIONS,
 } from '../infra/bundling.js';
+
+/** Where the benchmarks write the bundles they measure (created on first use). */
+export function benchBundlePath(file: string): string {
+  const dir = resolve('bench/.bundles');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, file);
+}
 
 /**
  * Bundles an entry as the stack's NodejsFunction does (infra/constructs/skywatch-function.ts):

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleLikeTheStack, DEPLOYED_NODE_FLAGS } from './bundle.js';
+import { benchBundlePath, bundleLikeTheStack, DEPLOYED_NODE_FLAGS } from './bundle.js';
+import { median } from './medians.js';
 
 /**
  * Cold start: for each function bundle (esbuild, ESM, minified, with its source map, as the
@@ -77,8 +78,6 @@ function loadOnce(node: string, file: string, nodeFlags: readonly string[]): num
   return Number(out.stdout.trim());
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
 /**
  * `runs` timings of a bundle and its bare twin, both started as deployed, taken in adjacent
  * pairs so that a load change on a shared machine hits both alike: the medians of each, and the
@@ -127,15 +126,13 @@ export interface ColdStart {
 
 /** Cold starts of every function on the `node` binary given (the deployed major: measured-node.ts). */
 export async function coldStarts(node: string, runs = 21): Promise<{ results: ColdStart[] }> {
-  const dir = resolve('bench/.bundles');
-  mkdirSync(dir, { recursive: true });
   const results: ColdStart[] = [];
   for (const [name, entry] of Object.entries(ENTRIES)) {
-    const outfile = join(dir, `${name}.mjs`);
+    const outfile = benchBundlePath(`${name}.mjs`);
     const { bytes, clients } = await bundle(entry, outfile);
-    const bareEntry = join(dir, `${name}.bare-entry.mjs`);
+    const bareEntry = benchBundlePath(`${name}.bare-entry.mjs`);
     writeFileSync(bareEntry, bareHandler(clients));
-    const bareFile = join(dir, `${name}.bare.mjs`);
+    const bareFile = benchBundlePath(`${name}.bare.mjs`);
     const bare = await bundle(bareEntry, bareFile);
     const times = loadTimes(node, outfile, bareFile, runs);
     results.push({
