@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { archiveSnapshots } from '../functions/report-fetcher/archive-snapshots.js';
 import { createAwsClients, DEFAULT_GZIP_LEVEL, ReportStore, reportKey } from '../lib/aws/index.js';
+import { NdjsonEncoder } from '../lib/aws/ndjson-encoder.js';
 import { SkywatchClient } from '../lib/index.js';
 import { maxByTenth } from './tenths.js';
 
@@ -10,7 +11,9 @@ import { maxByTenth } from './tenths.js';
  * One measurement in its own process, so its peak RSS is its own: walk a GSM's status
  * snapshots (4.3 and 4.4, pages of 1,000) in one of three ways and print what it cost.
  *   discard  download and parse every page, keep nothing (the floor)
+ *   slice    download and parse, then each page's entry texts as NDJSON bytes, thrown away
  *   archive  the report fetcher's streaming archive (prefetch, gzip, multipart upload)
+ *   archive-null-s3  the same archive, sent to an S3 endpoint that stores nothing (null-s3.ts)
  *   collect  the naive way: every page in memory, then one gzip and one upload
  *   warm     the first WARM_PAGES pages of each snapshot, unmeasured: warms the emulator up
  * An optional last argument is the gzip level of archive and collect (the store's default).
@@ -57,7 +60,19 @@ async function run(): Promise<{ endpoints: number; bytes: number }> {
     for await (const page of client.gsmDnspStatus(key, paging).pages()) void page;
     return { endpoints, bytes: 0 };
   }
-  if (mode === 'archive') {
+  if (mode === 'slice') {
+    const ndjson = new NdjsonEncoder();
+    let endpoints = 0;
+    let bytes = 0;
+    for await (const page of client.gsmAgentStatus(key, paging).pages()) {
+      bytes += ndjson.encodeTexts(page.entryTexts()).length;
+      endpoints += page.entries.length;
+    }
+    for await (const page of client.gsmDnspStatus(key, paging).pages())
+      bytes += ndjson.encodeTexts(page.entryTexts()).length;
+    return { endpoints, bytes };
+  }
+  if (mode === 'archive' || mode === 'archive-null-s3') {
     const [agents, dnsp] = await archiveSnapshots(client, store, key, '2026-06-15');
     return { endpoints: agents?.records ?? 0, bytes: (agents?.bytes ?? 0) + (dnsp?.bytes ?? 0) };
   }
@@ -107,7 +122,9 @@ run()
       JSON.stringify({
         mode,
         ...result,
-        ...(mode === 'archive' || mode === 'collect' ? { gzipLevel } : {}),
+        ...(mode === 'archive' || mode === 'archive-null-s3' || mode === 'collect'
+          ? { gzipLevel }
+          : {}),
         wallMs,
         cpuMs: (cpu.user + cpu.system) / 1000,
         mainThreadBusy: performance.eventLoopUtilization(loopBefore).utilization,

@@ -6,17 +6,25 @@ import { startMoto } from '../scripts/local/moto-server.js';
 import { benchBundlePath, bundleLikeTheStack, DEPLOYED_NODE_FLAGS } from './bundle.js';
 import { lambdaHeapFlags } from './lambda-heap.js';
 import { median, medianPeakRss, medianRun, runsOf } from './medians.js';
+import { type NullS3, startNullS3 } from './null-s3.js';
 import { processCpuMs } from './process-cpu.js';
 import { runWorker, startEmulatorProcess } from './processes.js';
 
-type Mode = 'discard' | 'archive' | 'collect';
+/**
+ * What a walk does with the pages (archive-worker.ts): `slice` and `archive-null-s3` are the
+ * archive's stages, to say where its time goes.
+ */
+type Mode = 'discard' | 'slice' | 'archive-null-s3' | 'archive' | 'collect';
 /** The heap the Lambda runtime gives the deployed report fetcher, or Node's default on this machine. */
 type Heap = 'deployed' | 'default';
 
 export interface ArchiveRun {
   mode: Mode;
   endpoints: number;
+  /** Compressed bytes of both snapshots (NDJSON bytes for `slice`). */
   bytes: number;
+  /** Bytes the null S3 endpoint received in an `archive-null-s3` walk: all of `bytes`, or not. */
+  nullS3BytesReceived?: number;
   wallMs: number;
   /** CPU time of the walk in the measuring process (its threads included: gzip runs on libuv's pool). */
   cpuMs: number;
@@ -79,6 +87,11 @@ export interface ArchiveAtScale extends ArchiveComparison {
   worker: { bundle: string; nodeOptions: string[] };
   /** The same walks with the heap Node sizes for itself on this machine. */
   defaultHeap: ArchiveComparison;
+  /**
+   * Where the archive's time goes, size by size (not the largest: a minute a walk), each stage
+   * walked as often as the headline modes, alternating with them, compared by medians.
+   */
+  byStage: Record<number, ArchiveStages>;
   /** The same comparison with the service answering each page `latencyMs` later. */
   withLatency: { endpoints: number; latencyMs: number; runs: ArchiveRun[]; wallRatio: number };
   /**
@@ -90,6 +103,16 @@ export interface ArchiveAtScale extends ArchiveComparison {
     defaultLevel: number;
     bySize: Record<number, { wallRatio: number; bytes: number; defaultBytes: number }>;
   };
+}
+
+/** Median wall time and CPU of each stage, each stage doing what the one before it does and more. */
+export interface ArchiveStages {
+  /** Wall time over download-only's: the slice, the archive to a null S3, the archive to moto. */
+  wallRatio: { slice: number; nullS3: number; archive: number };
+  /** The walk's own CPU (its threads included) over download-only's, the same stages. */
+  cpuRatio: { slice: number; nullS3: number; archive: number };
+  /** CPU moto spent storing the archive (median of the archive walks), on the walk's cores. */
+  motoCpuMs: number;
 }
 
 /** The level archive runs are compared with: zlib's 4, the store's default until level 2. */
@@ -137,6 +160,7 @@ export async function archiveAtScale(
   await bundleLikeTheStack('bench/archive-worker.ts', bundle);
   const worker = { bundle, node };
   const moto = await startMoto();
+  const nullS3 = await startNullS3();
   const aws = createAwsClients({
     endpoint: moto.endpoint,
     credentials: { accessKeyId: 't', secretAccessKey: 't' },
@@ -145,16 +169,24 @@ export async function archiveAtScale(
   const defaultRuns: Record<number, ArchiveRun[]> = {};
   const otherLevelRuns: Record<number, ArchiveRun[]> = {};
   let latencyRuns: ArchiveRun[] = [];
-  const s3 = { endpoint: moto.endpoint, pid: moto.pid, aws };
+  const s3 = { endpoint: moto.endpoint, pid: moto.pid, aws, nullS3 };
   const [smallest, largest] = [Math.min(...sizes), Math.max(...sizes)];
   try {
     for (const size of sizes) {
       const walks =
         size === smallest ? SMALLEST_SIZE_WALKS : size === largest ? 1 : MIDDLE_SIZE_WALKS;
+      const stages: Job[] =
+        size === largest
+          ? []
+          : [
+              { mode: 'slice', heap: 'deployed' },
+              { mode: 'archive-null-s3', heap: 'deployed' },
+            ];
       const jobs: Job[] = [
-        ...Array.from({ length: walks }, () => [
-          { mode: 'discard', heap: 'deployed' } as const,
-          { mode: 'archive', heap: 'deployed' } as const,
+        ...Array.from({ length: walks }, (): Job[] => [
+          { mode: 'discard', heap: 'deployed' },
+          ...stages,
+          { mode: 'archive', heap: 'deployed' },
         ]).flat(),
         ...(size <= collectUpTo ? [{ mode: 'collect', heap: 'deployed' } as const] : []),
         { mode: 'archive', heap: 'deployed', gzipLevel: OTHER_GZIP_LEVEL },
@@ -182,7 +214,7 @@ export async function archiveAtScale(
       flags,
     );
   } finally {
-    await moto.stop();
+    await Promise.all([moto.stop(), nullS3.stop()]);
   }
   return {
     heap: {
@@ -195,6 +227,9 @@ export async function archiveAtScale(
       nodeOptions: DEPLOYED_NODE_FLAGS,
     },
     ...compare(sizes, runs),
+    byStage: Object.fromEntries(
+      sizes.filter((size) => size !== largest).map((size) => [size, stagesOf(runs[size])]),
+    ),
     defaultHeap: compare(sizes, defaultRuns),
     withLatency: {
       ...latency,
@@ -220,6 +255,27 @@ export async function archiveAtScale(
     },
   };
 }
+
+function stagesOf(runs: ArchiveRun[] | undefined): ArchiveStages {
+  const of = (mode: Mode, value: (run: ArchiveRun) => number) =>
+    median(runsOf(runs, mode).map(value));
+  const ratios = (value: (run: ArchiveRun) => number) => {
+    const floor = of('discard', value);
+    return {
+      slice: of('slice', value) / floor,
+      nullS3: of('archive-null-s3', value) / floor,
+      archive: of('archive', value) / floor,
+    };
+  };
+  return {
+    wallRatio: ratios((run) => run.wallMs),
+    cpuRatio: ratios((run) => run.cpuMs),
+    motoCpuMs: of('archive', (run) => run.s3CpuMs),
+  };
+}
+
+const totalBytes = (byKey: Record<string, number>) =>
+  Object.values(byKey).reduce((sum, bytes) => sum + bytes, 0);
 
 const wallOf = (runs: ArchiveRun[] | undefined, mode: Mode) =>
   median(runsOf(runs, mode).map((run) => run.wallMs));
@@ -248,7 +304,12 @@ function compare(sizes: number[], runs: Record<number, ArchiveRun[]>): ArchiveCo
 
 /** One emulator of `size` endpoints (optionally slowed down), one worker process per job. */
 async function measure(
-  s3: { endpoint: string; pid: number | undefined; aws: ReturnType<typeof createAwsClients> },
+  s3: {
+    endpoint: string;
+    pid: number | undefined;
+    aws: ReturnType<typeof createAwsClients>;
+    nullS3: NullS3;
+  },
   /** The archive worker's bundle and the Node.js binary it runs on. */
   worker: { bundle: string; node: string },
   size: number,
@@ -288,9 +349,12 @@ async function measure(
     const out: ArchiveRun[] = [];
     for (const job of jobs) {
       const cpuBefore = [processCpuMs(emulator.pid), processCpuMs(s3.pid)];
+      const toNullS3 = job.mode === 'archive-null-s3';
+      const receivedBefore = toNullS3 ? totalBytes(s3.nullS3.bytesReceived()) : 0;
+      const walkArgs = toNullS3 ? args.with(3, s3.nullS3.endpoint) : args;
       const walk = await runWorker<ArchiveRun>(
         worker.bundle,
-        [job.mode, ...args, ...(job.gzipLevel === undefined ? [] : [String(job.gzipLevel)])],
+        [job.mode, ...walkArgs, ...(job.gzipLevel === undefined ? [] : [String(job.gzipLevel)])],
         [...DEPLOYED_NODE_FLAGS, ...(job.heap === 'deployed' ? deployedHeapFlags : [])],
         worker.node,
       );
@@ -299,6 +363,9 @@ async function measure(
         heap: job.heap,
         serviceCpuMs: processCpuMs(emulator.pid) - (cpuBefore[0] ?? Number.NaN),
         s3CpuMs: processCpuMs(s3.pid) - (cpuBefore[1] ?? Number.NaN),
+        ...(toNullS3
+          ? { nullS3BytesReceived: totalBytes(s3.nullS3.bytesReceived()) - receivedBefore }
+          : {}),
       };
       const label = `${size}${latencyMs > 0 ? ` +${latencyMs} ms` : ''}, heap ${Math.round(run.heapLimitMb)} MiB${run.gzipLevel === undefined ? '' : `, gzip ${run.gzipLevel}`}`;
       process.stdout.write(`  archive ${label} ${job.mode}: ${JSON.stringify(run)}\n`);

@@ -25,6 +25,12 @@ const coldStartRuns = Number(process.env.BENCH_COLD_RUNS ?? 21);
 const resultsDir = process.env.BENCH_RESULTS_DIR ?? 'bench/results';
 const pass = (ok: boolean) => (ok ? 'met' : 'MISSED');
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+/**
+ * A ratio held against its target, with a third digit when two would round it onto the target
+ * from the other side: 1.2538 shows as 1.254, not as a missed 1.25.
+ */
+const fmtAgainst = (n: number, target: number) =>
+  fmt(n) === fmt(target) && n !== target ? fmt(n, 3) : fmt(n);
 
 async function main(): Promise<void> {
   const started = new Date();
@@ -81,7 +87,7 @@ async function main(): Promise<void> {
       `${fmt(100 * (medianRun(archive.runs[size], mode)?.mainThreadBusy ?? Number.NaN), 0)} %`;
     rows.push([
       `archive ${size.toLocaleString('en')} wall / download-only`,
-      `${fmt(ratio)} (floor from all CPU on ${cores} cores: ${fmt(archive.cpuFloorRatio[size] ?? Number.NaN)}; main thread busy ${busy('archive')}, downloading ${busy('discard')})`,
+      `${fmtAgainst(ratio, 1.25)} (floor from all CPU on ${cores} cores: ${fmt(archive.cpuFloorRatio[size] ?? Number.NaN)}; main thread busy ${busy('archive')}, downloading ${busy('discard')})`,
       'target ≤ 1.25',
       pass(ratio <= 1.25),
     ]);
@@ -91,6 +97,15 @@ async function main(): Promise<void> {
       `  same, with this machine's default heap`,
       `${fmt(host.wallRatio[size] ?? Number.NaN)} (floor ${fmt(host.cpuFloorRatio[size] ?? Number.NaN)}; download-only ${fmt((hostRun('discard')?.wallMs ?? Number.NaN) / 1000, 1)} s, archive ${fmt((hostRun('archive')?.wallMs ?? Number.NaN) / 1000, 1)} s, peak RSS ${Math.round(hostRun('archive')?.peakRssMb ?? Number.NaN)} MB)`,
       `heap limit ${Math.round(hostRun('archive')?.heapLimitMb ?? Number.NaN)} MiB`,
+      '',
+    ]);
+  }
+  for (const [size, stages] of Object.entries(archive.byStage)) {
+    const { wallRatio: wall, cpuRatio: cpu } = stages;
+    rows.push([
+      `archive ${Number(size).toLocaleString('en')} by stage: wall (CPU) / download-only`,
+      `entry texts as NDJSON ${fmt(wall.slice)} (${fmt(cpu.slice)}); + gzip, SHA-256, multipart upload to a null S3 ${fmt(wall.nullS3)} (${fmt(cpu.nullS3)}); + moto storing it ${fmt(wall.archive)} (${fmt(cpu.archive)}; moto ${fmt(stages.motoCpuMs / 1000, 1)} s CPU)`,
+      "where the archive's time goes",
       '',
     ]);
   }
@@ -138,7 +153,7 @@ async function main(): Promise<void> {
   ]);
   rows.push([
     `peak RSS ${largest.toLocaleString('en')} / ${smallest.toLocaleString('en')}`,
-    `${fmt(archive.rssRatio)} (medians; with this machine's default heap ${fmt(archive.defaultHeap.rssRatio)})`,
+    `${fmtAgainst(archive.rssRatio, 1.5)} (medians; with this machine's default heap ${fmt(archive.defaultHeap.rssRatio)})`,
     'target ≤ 1.5',
     pass(archive.rssRatio <= 1.5),
   ]);
@@ -160,14 +175,14 @@ async function main(): Promise<void> {
   ]);
   rows.push([
     `fan-out ${fan.sites} sites × ${fan.latencyMs} ms, concurrency ${fan.concurrency}`,
-    `${fmt(fan.wallMs / 1000)} s = ${fmt(fan.ratio)} × ideal ${fmt(fan.idealMs / 1000)} s; with local S3 writes ${fmt(fan.endToEndMs / 1000)} s; one by one ~${fmt(fan.sequentialEstimateMs / 1000, 0)} s`,
+    `${fmt(fan.wallMs / 1000)} s = ${fmtAgainst(fan.ratio, 1.2)} × ideal ${fmt(fan.idealMs / 1000)} s; with local S3 writes ${fmt(fan.endToEndMs / 1000)} s; one by one ~${fmt(fan.sequentialEstimateMs / 1000, 0)} s`,
     'target ≤ 1.2',
     pass(fan.ratio <= 1.2 && fan.failed === 0),
   ]);
   for (const c of cold.results) {
     rows.push([
       `cold start ${c.function}`,
-      `${fmt(c.initMs, 0)} ms vs bare ${fmt(c.bareInitMs, 0)} ms (${c.sdkClients.join(', ')}), paired ratio ${fmt(c.ratio)}; ${fmt(c.initMs - c.initMsWithoutSourceMaps, 0)} ms of it reading the source map; bundle ${fmt(c.bundleBytes / 1024, 0)} KiB vs ${fmt(c.bareBytes / 1024, 0)} KiB`,
+      `${fmt(c.initMs, 0)} ms vs bare ${fmt(c.bareInitMs, 0)} ms (${c.sdkClients.join(', ')}), paired ratio ${fmtAgainst(c.ratio, 1.5)}; ${fmt(c.initMs - c.initMsWithoutSourceMaps, 0)} ms of it reading the source map; bundle ${fmt(c.bundleBytes / 1024, 0)} KiB vs ${fmt(c.bareBytes / 1024, 0)} KiB`,
       'target ≤ 1.5',
       pass(c.ratio <= 1.5),
     ]);

@@ -21,7 +21,7 @@ interface BenchResult {
 // one run at toy sizes (about a minute) shows it still runs end to end on a clean clone and
 // that what it measures is right. No figure of speed or memory is asserted: those are the
 // bench's own report, from a full run on a quiet machine (docs/performance.md).
-const SIZES = [2000, 5000];
+const SIZES = [2000, 5000] as const;
 let dir: string;
 let stdout = '';
 let exitCode: number | null = null;
@@ -87,6 +87,32 @@ describe('Command: npm run bench (toy sizes)', () => {
       expect(archive?.bytes, String(size)).toBeGreaterThan(0);
       expect(archive?.bytes, String(size)).toBe(collect?.bytes);
     }
+  });
+
+  it("walks the archive's stages, and the null S3 receives every byte of the archive", () => {
+    const [smaller, largest] = SIZES;
+    for (const run of [...runsOf(smaller, 'slice'), ...runsOf(smaller, 'archive-null-s3')]) {
+      expect(run.error, run.mode).toBeUndefined();
+      expect(run.endpoints, run.mode).toBe(smaller);
+    }
+    const [archive] = runsOf(smaller, 'archive');
+    const toNullS3 = runsOf(smaller, 'archive-null-s3');
+    expect(toNullS3.length).toBeGreaterThan(0);
+    for (const run of toNullS3) {
+      expect(run.bytes).toBe(archive?.bytes);
+      expect(run.nullS3BytesReceived).toBe(run.bytes);
+    }
+    // The NDJSON the archive compresses is larger than what it writes.
+    for (const run of runsOf(smaller, 'slice'))
+      expect(run.bytes).toBeGreaterThan(archive?.bytes ?? 0);
+    const stages = result.archive.byStage[smaller];
+    for (const ratio of [stages?.wallRatio, stages?.cpuRatio].flatMap((r) =>
+      Object.values(r ?? {}),
+    ))
+      expect(ratio).toBeGreaterThan(0);
+    // The largest size (a minute a walk in the real run) is not walked by stage.
+    expect(runsOf(largest, 'slice')).toEqual([]);
+    expect(result.archive.byStage[largest]).toBeUndefined();
   });
 
   it('writes fewer bytes at gzip level 4 than at the default level 2', () => {
