@@ -9,7 +9,7 @@ import { maxByTenth } from './tenths.js';
 
 /**
  * One measurement in its own process, so its peak RSS is its own: walk a GSM's status
- * snapshots (4.3 and 4.4, pages of 1,000) in one of three ways and print what it cost.
+ * snapshots (4.3 and 4.4, pages of 1,000) in one of these ways and print what it cost.
  *   discard  download and parse every page, keep nothing (the floor)
  *   slice    download and parse, then each page's entry texts as NDJSON bytes, thrown away
  *   archive  the report fetcher's streaming archive (prefetch, gzip, multipart upload)
