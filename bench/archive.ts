@@ -5,7 +5,7 @@ import { createAwsClients, DEFAULT_GZIP_LEVEL } from '../lib/aws/index.js';
 import { startMoto } from '../scripts/local/moto-server.js';
 import { benchBundlePath, bundleLikeTheStack, DEPLOYED_NODE_FLAGS } from './bundle.js';
 import { lambdaHeapFlags } from './lambda-heap.js';
-import { median, medianPeakRss, medianRun, runsOf } from './medians.js';
+import { medianOf, medianPeakRss, medianRun } from './medians.js';
 import { type NullS3, startNullS3 } from './null-s3.js';
 import { processCpuMs } from './process-cpu.js';
 import { runWorker, startEmulatorProcess } from './processes.js';
@@ -257,28 +257,23 @@ export async function archiveAtScale(
 }
 
 function stagesOf(runs: ArchiveRun[] | undefined): ArchiveStages {
-  const of = (mode: Mode, value: (run: ArchiveRun) => number) =>
-    median(runsOf(runs, mode).map(value));
-  const ratios = (value: (run: ArchiveRun) => number) => {
-    const floor = of('discard', value);
+  const ratios = (pick: (run: ArchiveRun) => number) => {
+    const floor = medianOf(runs, 'discard', pick);
     return {
-      slice: of('slice', value) / floor,
-      nullS3: of('archive-null-s3', value) / floor,
-      archive: of('archive', value) / floor,
+      slice: medianOf(runs, 'slice', pick) / floor,
+      nullS3: medianOf(runs, 'archive-null-s3', pick) / floor,
+      archive: medianOf(runs, 'archive', pick) / floor,
     };
   };
   return {
     wallRatio: ratios((run) => run.wallMs),
     cpuRatio: ratios((run) => run.cpuMs),
-    motoCpuMs: of('archive', (run) => run.s3CpuMs),
+    motoCpuMs: medianOf(runs, 'archive', (run) => run.s3CpuMs),
   };
 }
 
-const totalBytes = (byKey: Record<string, number>) =>
-  Object.values(byKey).reduce((sum, bytes) => sum + bytes, 0);
-
 const wallOf = (runs: ArchiveRun[] | undefined, mode: Mode) =>
-  median(runsOf(runs, mode).map((run) => run.wallMs));
+  medianOf(runs, mode, (run) => run.wallMs);
 
 function compare(sizes: number[], runs: Record<number, ArchiveRun[]>): ArchiveComparison {
   const wallRatio: Record<number, number> = {};
@@ -350,7 +345,7 @@ async function measure(
     for (const job of jobs) {
       const cpuBefore = [processCpuMs(emulator.pid), processCpuMs(s3.pid)];
       const toNullS3 = job.mode === 'archive-null-s3';
-      const receivedBefore = toNullS3 ? totalBytes(s3.nullS3.bytesReceived()) : 0;
+      const receivedBefore = s3.nullS3.bytesReceived();
       const walkArgs = toNullS3 ? args.with(3, s3.nullS3.endpoint) : args;
       const walk = await runWorker<ArchiveRun>(
         worker.bundle,
@@ -363,9 +358,7 @@ async function measure(
         heap: job.heap,
         serviceCpuMs: processCpuMs(emulator.pid) - (cpuBefore[0] ?? Number.NaN),
         s3CpuMs: processCpuMs(s3.pid) - (cpuBefore[1] ?? Number.NaN),
-        ...(toNullS3
-          ? { nullS3BytesReceived: totalBytes(s3.nullS3.bytesReceived()) - receivedBefore }
-          : {}),
+        ...(toNullS3 ? { nullS3BytesReceived: s3.nullS3.bytesReceived() - receivedBefore } : {}),
       };
       const label = `${size}${latencyMs > 0 ? ` +${latencyMs} ms` : ''}, heap ${Math.round(run.heapLimitMb)} MiB${run.gzipLevel === undefined ? '' : `, gzip ${run.gzipLevel}`}`;
       process.stdout.write(`  archive ${label} ${job.mode}: ${JSON.stringify(run)}\n`);

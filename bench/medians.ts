@@ -21,12 +21,20 @@ export function medianRun(
   runs: ArchiveRun[] | undefined,
   mode: ArchiveRun['mode'],
 ): ArchiveRun | undefined {
-  const of = runsOf(runs, mode);
-  const wall = median(of.map((run) => run.wallMs));
-  return of.find((run) => run.wallMs === wall);
+  const wall = medianOf(runs, mode, (run) => run.wallMs);
+  return runsOf(runs, mode).find((run) => run.wallMs === wall);
+}
+
+/** The median of `pick` over the runs of `mode`. */
+export function medianOf(
+  runs: ArchiveRun[] | undefined,
+  mode: ArchiveRun['mode'],
+  pick: (run: ArchiveRun) => number,
+): number {
+  return median(runsOf(runs, mode).map(pick));
 }
 
 /** The median peak RSS of the runs of `mode`, in MB. */
 export function medianPeakRss(runs: ArchiveRun[] | undefined, mode: ArchiveRun['mode']): number {
-  return median(runsOf(runs, mode).map((run) => run.peakRssMb));
+  return medianOf(runs, mode, (run) => run.peakRssMb);
 }

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 /** A running null S3 endpoint (startNullS3). */
 export interface NullS3 {
   endpoint: string;
-  /** Body bytes of every part and PutObject received so far, by object key. */
-  bytesReceived(): Record<string, number>;
+  /** Body bytes of every part and PutObject received so far. */
+  bytesReceived(): number;
   stop(): Promise<void>;
 }
 
@@ -25,7 +25,7 @@ export interface NullS3 {
  * createAwsClients({ endpoint: sink.endpoint, ... }); // then sink.bytesReceived()
  */
 export async function startNullS3(): Promise<NullS3> {
-  const received: Record<string, number> = {};
+  const received = { bytes: 0 };
   let uploads = 0;
   const server = createServer((req, res) => {
     answer(req, res, received, () => `null-s3-upload-${++uploads}`).catch(() => {
@@ -37,7 +37,7 @@ export async function startNullS3(): Promise<NullS3> {
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    bytesReceived: () => ({ ...received }),
+    bytesReceived: () => received.bytes,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -49,7 +49,7 @@ export async function startNullS3(): Promise<NullS3> {
 async function answer(
   req: IncomingMessage,
   res: ServerResponse,
-  received: Record<string, number>,
+  received: { bytes: number },
   newUploadId: () => string,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://null-s3');
@@ -69,7 +69,7 @@ async function answer(
     );
   } else if (req.method === 'PUT') {
     // A part (partNumber, uploadId) or a whole small object: either way, bytes of the object.
-    received[key] = (received[key] ?? 0) + bytes;
+    received.bytes += bytes;
     res.setHeader('etag', `"${query.get('partNumber') ?? 'object'}"`);
     res.end();
   } else if (req.method === 'POST' && query.has('uploadId')) {
