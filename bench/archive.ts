@@ -48,7 +48,6 @@ export interface ArchiveRun {
   /** Which V8 heap the measuring process had, and its limit. */
   heap: Heap;
   heapLimitMb: number;
-  error?: string;
 }
 
 /**

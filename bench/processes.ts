@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { basename } from 'node:path';
 
 export interface EmulatorProcess {
   baseUrl: string;
@@ -49,9 +50,17 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   await once(child, 'exit');
 }
 
+/** A measurement that did not finish: its figures would be meaningless, so none are reported. */
+export class WorkerFailure extends Error {
+  override name = 'WorkerFailure';
+}
+
 /**
  * Runs a script in a fresh Node process (this one's Node unless `node` names another binary) and
  * answers the last JSON line it printed: a TypeScript file through tsx, a bundle (.mjs) as it is.
+ * Rejects with a WorkerFailure when the script reports `{ "error": … }`, exits with another code
+ * than 0, or prints no JSON: a broken measurement must stop the bench, not print as a missed
+ * target made of undefined figures.
  */
 export async function runWorker<T>(
   file: string,
@@ -67,7 +76,28 @@ export async function runWorker<T>(
   child.stdout?.on('data', (chunk: Buffer) => {
     out += chunk.toString();
   });
-  await once(child, 'exit');
-  const last = out.trim().split('\n').at(-1) ?? '{}';
-  return JSON.parse(last) as T;
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  const what = `${basename(file)} ${args[0] ?? ''}`.trim();
+  const result = lastJsonLine(out);
+  if (result && typeof result === 'object' && 'error' in result) {
+    throw new WorkerFailure(`${what} failed: ${String(result.error)}`);
+  }
+  if (code !== 0) {
+    throw new WorkerFailure(
+      `${what} ${signal ? `was killed by ${signal}` : `exited with ${code}`}`,
+    );
+  }
+  if (result === undefined || result === null) {
+    throw new WorkerFailure(`${what} printed no result`);
+  }
+  return result as T;
+}
+
+function lastJsonLine(out: string): unknown {
+  const last = out.trim().split('\n').at(-1) ?? '';
+  try {
+    return JSON.parse(last);
+  } catch {
+    return undefined;
+  }
 }

@@ -6,7 +6,7 @@ import { coldStarts } from './cold-start.js';
 import type { FanOut } from './fan-out.js';
 import { measuredNode } from './measured-node.js';
 import { medianPeakRss, medianRun, runsOf } from './medians.js';
-import { runWorker } from './processes.js';
+import { runWorker, WorkerFailure } from './processes.js';
 import type { TokenEconomy } from './token-economy.js';
 
 /**
@@ -214,6 +214,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error('bench failed:', error);
+  // A worker's failure says which measurement and why; its stack would only point here.
+  console.error('bench failed:', error instanceof WorkerFailure ? error.message : error);
   process.exit(1);
 });
