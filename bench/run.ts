@@ -208,8 +208,9 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `run-${started.toISOString().replace(/[:.]/g, '-')}.json`);
   const latest = join(resultsDir, 'latest.json');
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(latest, `${JSON.stringify(result, null, 2)}\n`);
+  const json = `${JSON.stringify(result, null, 2)}\n`;
+  writeFileSync(file, json);
+  writeFileSync(latest, json);
   console.log(`\nwrote ${file} and ${latest}`);
 }
 
