@@ -98,8 +98,8 @@ async function run(): Promise<{ endpoints: number; bytes: number }> {
 // Where the peak RSS goes: the V8 heap, or buffers outside it (gzip, upload parts), in MiB.
 const peak = { heapUsed: 0, heapTotal: 0, external: 0 };
 // V8 grows its young generation (new space) while survivors keep coming, up to the two
-// semi-spaces the heap flags allow (2 × 64 MiB under the Lambda runtime's flags for 1,024 MB),
-// and keeps it: a long walk always ends up holding all of it, a short one sometimes does.
+// semi-spaces the heap flags allow (2 × 64 MiB under the Lambda runtime's flags for 1,024 MB,
+// 2 × 8 through the stack's semi-space wrapper), and keeps it: a long walk always ends up holding all of it, a short one sometimes does.
 const young = { peakMiB: 0 };
 // RSS over the walk, to tell memory that levels off from memory that keeps climbing.
 const rssSamples: { atMs: number; value: number }[] = [];
@@ -129,6 +129,8 @@ run()
         cpuMs: (cpu.user + cpu.system) / 1000,
         mainThreadBusy: performance.eventLoopUtilization(loopBefore).utilization,
         heapLimitMb: getHeapStatistics().heap_size_limit / 1048576,
+        // What the process was really started with (the wrapper rewrites the runtime's flags).
+        heapFlags: process.execArgv.filter((flag) => /^--max-(semi|old)-space-size=/.test(flag)),
         peakRssMb: process.resourceUsage().maxRSS / 1024,
         peakMiB: peak,
         rssByTenthMiB: maxByTenth(rssSamples, wallMs),

@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { SEMI_SPACE_WRAPPER } from '../infra/bundling.js';
+import { DEFAULT_SETTINGS } from '../infra/config/settings.js';
 import { REPORT_FETCHER_MEMORY_MB } from '../infra/function-memory.js';
 import { createAwsClients, DEFAULT_GZIP_LEVEL } from '../lib/aws/index.js';
 import { startMoto } from '../scripts/local/moto-server.js';
@@ -15,8 +17,12 @@ import { runWorker, startEmulatorProcess } from './processes.js';
  * archive's stages, to say where its time goes.
  */
 type Mode = 'discard' | 'slice' | 'archive-null-s3' | 'archive' | 'collect';
-/** The heap the Lambda runtime gives the deployed report fetcher, or Node's default on this machine. */
-type Heap = 'deployed' | 'default';
+/**
+ * The heap the deployed report fetcher starts with (the Lambda runtime's flags, its young
+ * generation set by the stack's semi-space wrapper), or the runtime's flags alone: what the
+ * wrapper buys.
+ */
+type Heap = 'deployed' | 'runtime';
 
 export interface ArchiveRun {
   mode: Mode;
@@ -45,9 +51,10 @@ export interface ArchiveRun {
   youngGeneration: { peakMiB: number };
   /** The gzip level of an archive or collect run. */
   gzipLevel?: number;
-  /** Which V8 heap the measuring process had, and its limit. */
+  /** Which V8 heap the measuring process had, its limit and the flags it was started with. */
   heap: Heap;
   heapLimitMb: number;
+  heapFlags: string[];
 }
 
 /**
@@ -73,19 +80,24 @@ export interface ArchiveComparison {
 }
 
 export interface ArchiveAtScale extends ArchiveComparison {
-  /** The heap every headline run had: the flags the Lambda runtime starts the report fetcher with. */
+  /**
+   * The heap every headline run had: the flags the Lambda runtime starts the report fetcher
+   * with, its semi-space then set by the stack's exec wrapper (none when semiSpaceMb is 0).
+   */
   heap: {
     memoryMb: number;
     flags: string[];
     source: 'lambda-runtime' | 'BENCH_ARCHIVE_NODE_FLAGS';
+    semiSpaceMb: number;
+    semiSpaceSource: 'stack-default' | 'BENCH_SEMI_SPACE_MB';
   };
   /**
    * What every walk ran: the worker bundled as the stack bundles a function, started with the
    * stack's NODE_OPTIONS (and the heap flags above), not TypeScript through a loader.
    */
   worker: { bundle: string; nodeOptions: string[] };
-  /** The same walks with the heap Node sizes for itself on this machine. */
-  defaultHeap: ArchiveComparison;
+  /** The same walks with the runtime's flags alone, no wrapper: what the wrapper buys. */
+  runtimeHeap: ArchiveComparison;
   /**
    * Where the archive's time goes, size by size (not the largest: a minute a walk), each stage
    * walked as often as the headline modes, alternating with them, compared by medians.
@@ -159,6 +171,25 @@ export async function archiveAtScale(
   // BENCH_ARCHIVE_NODE_FLAGS replaces the runtime's flags, to measure another heap assumption.
   const override = process.env.BENCH_ARCHIVE_NODE_FLAGS?.split(' ').filter(Boolean);
   const flags = override ?? lambdaHeapFlags(REPORT_FETCHER_MEMORY_MB);
+  // The young generation the stack gives the functions that archive; BENCH_SEMI_SPACE_MB
+  // measures another (0: the runtime's own, no wrapper).
+  const semiSpaceOverride = process.env.BENCH_SEMI_SPACE_MB;
+  const semiSpaceMb = Number(semiSpaceOverride ?? DEFAULT_SETTINGS.archiveSemiSpaceMb);
+  if (!Number.isInteger(semiSpaceMb) || semiSpaceMb < 0 || semiSpaceMb > 64) {
+    throw new Error(
+      `BENCH_SEMI_SPACE_MB must be a whole number of MB from 0 to 64; got ${semiSpaceOverride}`,
+    );
+  }
+  const heaps: HeapLaunch = {
+    runtimeFlags: flags,
+    wrapper:
+      semiSpaceMb > 0
+        ? {
+            path: SEMI_SPACE_WRAPPER.source,
+            env: { [SEMI_SPACE_WRAPPER.sizeVariable]: String(semiSpaceMb) },
+          }
+        : undefined,
+  };
   // The walks run a bundle, as the Lambda does: through tsx, its loader thread and the modules
   // it compiles added 40 MB to a 10,000-endpoint walk's peak RSS and 20 MB to a million's.
   const bundle = benchBundlePath('archive-worker.mjs');
@@ -171,7 +202,7 @@ export async function archiveAtScale(
     credentials: { accessKeyId: 't', secretAccessKey: 't' },
   });
   const runs: Record<number, ArchiveRun[]> = {};
-  const defaultRuns: Record<number, ArchiveRun[]> = {};
+  const runtimeRuns: Record<number, ArchiveRun[]> = {};
   const otherLevelRuns: Record<number, ArchiveRun[]> = {};
   let latencyRuns: ArchiveRun[] = [];
   const s3 = { endpoint: moto.endpoint, pid: moto.pid, aws, nullS3 };
@@ -199,14 +230,14 @@ export async function archiveAtScale(
         ]).flat(),
         ...(size <= collectUpTo ? [{ mode: 'collect', heap: 'deployed' } as const] : []),
         { mode: 'archive', heap: 'deployed', gzipLevel: OTHER_GZIP_LEVEL },
-        { mode: 'discard', heap: 'default' },
-        { mode: 'archive', heap: 'default' },
+        { mode: 'discard', heap: 'runtime' },
+        { mode: 'archive', heap: 'runtime' },
       ];
-      const done = await measure(s3, worker, size, jobs, 0, flags);
+      const done = await measure(s3, worker, size, jobs, 0, heaps);
       const atDefaultLevel = (r: ArchiveRun) =>
         r.gzipLevel === undefined || r.gzipLevel === DEFAULT_GZIP_LEVEL;
       runs[size] = done.filter((r) => r.heap === 'deployed' && atDefaultLevel(r));
-      defaultRuns[size] = done.filter((r) => r.heap === 'default');
+      runtimeRuns[size] = done.filter((r) => r.heap === 'runtime');
       otherLevelRuns[size] = done.filter((r) => r.gzipLevel === OTHER_GZIP_LEVEL);
     }
     // With some latency per page, as from a service across a network, prefetching overlaps the
@@ -220,7 +251,7 @@ export async function archiveAtScale(
         { mode: 'archive', heap: 'deployed' },
       ],
       latency.latencyMs,
-      flags,
+      heaps,
     );
   } finally {
     await Promise.all([moto.stop(), nullS3.stop()]);
@@ -230,6 +261,8 @@ export async function archiveAtScale(
       memoryMb: REPORT_FETCHER_MEMORY_MB,
       flags,
       source: override ? 'BENCH_ARCHIVE_NODE_FLAGS' : 'lambda-runtime',
+      semiSpaceMb,
+      semiSpaceSource: semiSpaceOverride === undefined ? 'stack-default' : 'BENCH_SEMI_SPACE_MB',
     },
     worker: {
       bundle: 'bench/archive-worker.ts, bundled as the stack does',
@@ -239,7 +272,7 @@ export async function archiveAtScale(
     byStage: Object.fromEntries(
       sizes.filter((size) => size !== largest).map((size) => [size, stagesOf(runs[size])]),
     ),
-    defaultHeap: compare(sizes, defaultRuns),
+    runtimeHeap: compare(sizes, runtimeRuns),
     withLatency: {
       ...latency,
       runs: latencyRuns,
@@ -306,6 +339,12 @@ function compare(sizes: number[], runs: Record<number, ArchiveRun[]>): ArchiveCo
   };
 }
 
+/** How a walk's process is started: the runtime's flags, through the stack's wrapper or not. */
+interface HeapLaunch {
+  runtimeFlags: string[];
+  wrapper: { path: string; env: Record<string, string> } | undefined;
+}
+
 /** One emulator of `size` endpoints (optionally slowed down), one worker process per job. */
 async function measure(
   s3: {
@@ -319,7 +358,7 @@ async function measure(
   size: number,
   jobs: Job[],
   latencyMs: number,
-  deployedHeapFlags: string[],
+  heaps: HeapLaunch,
 ): Promise<ArchiveRun[]> {
   const bucket = `bench-archive-${size}-${latencyMs}`;
   await s3.aws.s3.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -359,8 +398,9 @@ async function measure(
       const walk = await runWorker<ArchiveRun>(
         worker.bundle,
         [job.mode, ...walkArgs, ...(job.gzipLevel === undefined ? [] : [String(job.gzipLevel)])],
-        [...DEPLOYED_NODE_FLAGS, ...(job.heap === 'deployed' ? deployedHeapFlags : [])],
+        [...DEPLOYED_NODE_FLAGS, ...heaps.runtimeFlags],
         worker.node,
+        job.heap === 'deployed' ? heaps.wrapper : undefined,
       );
       const run: ArchiveRun = {
         ...walk,
@@ -369,7 +409,7 @@ async function measure(
         s3CpuMs: processCpuMs(s3.pid) - (cpuBefore[1] ?? Number.NaN),
         ...(toNullS3 ? { nullS3BytesReceived: s3.nullS3.bytesReceived() - receivedBefore } : {}),
       };
-      const label = `${size}${latencyMs > 0 ? ` +${latencyMs} ms` : ''}, heap ${Math.round(run.heapLimitMb)} MiB${run.gzipLevel === undefined ? '' : `, gzip ${run.gzipLevel}`}`;
+      const label = `${size}${latencyMs > 0 ? ` +${latencyMs} ms` : ''}, ${run.heap} heap (${run.heapFlags.join(' ')})${run.gzipLevel === undefined ? '' : `, gzip ${run.gzipLevel}`}`;
       process.stdout.write(`  archive ${label} ${job.mode}: ${JSON.stringify(run)}\n`);
       out.push(run);
     }

@@ -67,11 +67,20 @@ export async function runWorker<T>(
   args: string[],
   nodeFlags: string[] = [],
   node = process.execPath,
+  /**
+   * Starts Node through a Lambda exec wrapper, as the runtime does when AWS_LAMBDA_EXEC_WRAPPER
+   * is set: `<wrapper> <node> <flags> <file> <args>`, with `env` added to this environment.
+   */
+  wrapper?: { path: string; env: Record<string, string> },
 ): Promise<T> {
   const loader = file.endsWith('.ts') ? TSX : [];
-  const child = spawn(node, [...nodeFlags, ...loader, file, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const nodeArgs = [...nodeFlags, ...loader, file, ...args];
+  const child = wrapper
+    ? spawn(wrapper.path, [node, ...nodeArgs], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, ...wrapper.env },
+      })
+    : spawn(node, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     out += chunk.toString();

@@ -140,6 +140,12 @@ export function resolveSettings(input: object): ResolvedSettings {
       1000,
     ),
     archiveGzipLevel: c.int('archiveGzipLevel', raw.archiveGzipLevel ?? d.archiveGzipLevel, 1, 9),
+    archiveSemiSpaceMb: c.int(
+      'archiveSemiSpaceMb',
+      raw.archiveSemiSpaceMb ?? d.archiveSemiSpaceMb,
+      0,
+      64,
+    ),
     athena: c.bool('athena', raw.athena ?? d.athena),
   };
   checkRelations(c, settings);
