@@ -87,7 +87,9 @@ describe('semi-space exec wrapper', () => {
     it(`starts the runtime as it was, and says why, when the size is ${JSON.stringify(bad)}`, () => {
       const got = wrap([...RUNTIME_ARGS, entry], bad);
       expect(got.execArgv).toEqual(RUNTIME_ARGS);
-      expect(got.stderr).toMatch(/SKYWATCH_V8_SEMI_SPACE_MB='.*' is not a positive whole number of MB/);
+      expect(got.stderr).toMatch(
+        /SKYWATCH_V8_SEMI_SPACE_MB='.*' is not a positive whole number of MB/,
+      );
     });
   }
 });
