@@ -1,4 +1,4 @@
-import type { ArchiveRun } from './archive.js';
+import type { ArchiveRun } from './archive-results.js';
 
 /**
  * Runs of one kind repeated in one bench run are summarised by their medians: a single short

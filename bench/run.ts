@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
-import { type ArchiveRun, archiveAtScale } from './archive.js';
+import { archiveAtScale } from './archive.js';
+import type { ArchiveRun } from './archive-results.js';
 import { coldStarts } from './cold-start.js';
 import type { FanOut } from './fan-out.js';
 import { measuredNode } from './measured-node.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ArchiveAtScale, ArchiveRun } from '../../bench/archive.js';
+import type { ArchiveAtScale, ArchiveRun } from '../../bench/archive-results.js';
 import type { ColdStart } from '../../bench/cold-start.js';
 import type { FanOut } from '../../bench/fan-out.js';
 import type { TokenEconomy } from '../../bench/token-economy.js';
