@@ -99,7 +99,8 @@ async function run(): Promise<{ endpoints: number; bytes: number }> {
 const peak = { heapUsed: 0, heapTotal: 0, external: 0 };
 // V8 grows its young generation (new space) while survivors keep coming, up to the two
 // semi-spaces the heap flags allow (2 × 64 MiB under the Lambda runtime's flags for 1,024 MB,
-// 2 × 8 through the stack's semi-space wrapper), and keeps it: a long walk always ends up holding all of it, a short one sometimes does.
+// 2 × 8 through the stack's semi-space wrapper), and keeps it: a long walk always ends up
+// holding all of it, a short one sometimes does.
 const young = { peakMiB: 0 };
 // RSS over the walk, to tell memory that levels off from memory that keeps climbing.
 const rssSamples: { atMs: number; value: number }[] = [];

@@ -58,9 +58,9 @@ export async function archiveAtScale(
   // measures another (0: the runtime's own, no wrapper).
   const semiSpaceOverride = process.env.BENCH_SEMI_SPACE_MB;
   const semiSpaceMb = Number(semiSpaceOverride ?? DEFAULT_SETTINGS.archiveSemiSpaceMb);
-  if (!Number.isInteger(semiSpaceMb) || semiSpaceMb < 0 || semiSpaceMb > 64) {
+  if (!Number.isInteger(semiSpaceMb) || semiSpaceMb < 0 || semiSpaceMb > SEMI_SPACE_WRAPPER.maxMb) {
     throw new Error(
-      `BENCH_SEMI_SPACE_MB must be a whole number of MB from 0 to 64; got ${semiSpaceOverride}`,
+      `BENCH_SEMI_SPACE_MB must be a whole number of MB from 0 to ${SEMI_SPACE_WRAPPER.maxMb}; got ${semiSpaceOverride}`,
     );
   }
   const heaps: HeapLaunch = {

@@ -75,12 +75,10 @@ export async function runWorker<T>(
 ): Promise<T> {
   const loader = file.endsWith('.ts') ? TSX : [];
   const nodeArgs = [...nodeFlags, ...loader, file, ...args];
-  const child = wrapper
-    ? spawn(wrapper.path, [node, ...nodeArgs], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: { ...process.env, ...wrapper.env },
-      })
-    : spawn(node, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(wrapper?.path ?? node, wrapper ? [node, ...nodeArgs] : nodeArgs, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...wrapper?.env },
+  });
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     out += chunk.toString();

@@ -64,20 +64,17 @@ async function main(): Promise<void> {
     '',
     '',
   ]);
-  rows.push([
-    'archive heap',
-    `${
-      archive.heap.source === 'lambda-runtime'
-        ? `the Lambda Node.js runtime's for the ${archive.heap.memoryMb} MB report fetcher (${archive.heap.flags.join(' ')})`
-        : `BENCH_ARCHIVE_NODE_FLAGS: ${archive.heap.flags.join(' ')}`
-    }, ${
-      archive.heap.semiSpaceMb > 0
-        ? `its semi-space set to ${archive.heap.semiSpaceMb} MB by the stack's exec wrapper${archive.heap.semiSpaceSource === 'BENCH_SEMI_SPACE_MB' ? ' (BENCH_SEMI_SPACE_MB)' : ''}`
-        : 'no exec wrapper (BENCH_SEMI_SPACE_MB=0)'
-    }`,
-    '',
-    '',
-  ]);
+  const { heap } = archive;
+  const heapFlags =
+    heap.source === 'lambda-runtime'
+      ? `the Lambda Node.js runtime's for the ${heap.memoryMb} MB report fetcher (${heap.flags.join(' ')})`
+      : `BENCH_ARCHIVE_NODE_FLAGS: ${heap.flags.join(' ')}`;
+  const fromBench = heap.semiSpaceSource === 'BENCH_SEMI_SPACE_MB' ? ' (BENCH_SEMI_SPACE_MB)' : '';
+  const wrapper =
+    heap.semiSpaceMb > 0
+      ? `its semi-space set to ${heap.semiSpaceMb} MB by the stack's exec wrapper${fromBench}`
+      : 'no exec wrapper (BENCH_SEMI_SPACE_MB=0)';
+  rows.push(['archive heap', `${heapFlags}, ${wrapper}`, '', '']);
   for (const size of sizes) {
     for (const mode of ['discard', 'archive', 'collect'] as const) {
       const run = medianRun(archive.runs[size], mode);

@@ -26,4 +26,6 @@ export const SEMI_SPACE_WRAPPER = {
   deployedPath: '/var/task/semi-space-wrapper.sh',
   /** The semi-space size in MB (V8's --max-semi-space-size). */
   sizeVariable: 'SKYWATCH_V8_SEMI_SPACE_MB',
+  /** The largest size the stack, its settings and the bench accept, in MB. */
+  maxMb: 64,
 } as const;

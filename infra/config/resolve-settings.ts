@@ -1,3 +1,4 @@
+import { SEMI_SPACE_WRAPPER } from '../bundling.js';
 import {
   DEFAULT_SETTINGS,
   LOG_LEVELS,
@@ -144,7 +145,7 @@ export function resolveSettings(input: object): ResolvedSettings {
       'archiveSemiSpaceMb',
       raw.archiveSemiSpaceMb ?? d.archiveSemiSpaceMb,
       0,
-      64,
+      SEMI_SPACE_WRAPPER.maxMb,
     ),
     athena: c.bool('athena', raw.athena ?? d.athena),
   };

@@ -189,9 +189,13 @@ function validate(props: SkywatchFunctionProps): void {
   }
   if (
     props.semiSpaceMb !== undefined &&
-    (!Number.isInteger(props.semiSpaceMb) || props.semiSpaceMb < 1 || props.semiSpaceMb > 64)
+    (!Number.isInteger(props.semiSpaceMb) ||
+      props.semiSpaceMb < 1 ||
+      props.semiSpaceMb > SEMI_SPACE_WRAPPER.maxMb)
   ) {
-    throw new Error(`SkywatchFunction ${props.serviceName}: semiSpaceMb must be 1–64 MB.`);
+    throw new Error(
+      `SkywatchFunction ${props.serviceName}: semiSpaceMb must be 1–${SEMI_SPACE_WRAPPER.maxMb} MB.`,
+    );
   }
   if (props.asyncRetryAttempts !== undefined && ![0, 1, 2].includes(props.asyncRetryAttempts)) {
     throw new Error(`SkywatchFunction ${props.serviceName}: asyncRetryAttempts must be 0, 1 or 2.`);
