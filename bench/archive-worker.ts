@@ -61,6 +61,8 @@ async function run(): Promise<{ endpoints: number; bytes: number }> {
     return { endpoints, bytes: 0 };
   }
   if (mode === 'slice') {
+    // Paged as the archive pages: texts taken while parsing.
+    const paging = { batchSize: 1000, prefetch: true, keepEntryTexts: true } as const;
     const ndjson = new NdjsonEncoder();
     let endpoints = 0;
     let bytes = 0;

@@ -31,7 +31,7 @@ export async function archiveSnapshots(
   gsm: string,
   day: string,
 ): Promise<ArchivedObject[]> {
-  const paging = { batchSize: 1000, prefetch: true } as const;
+  const paging = { batchSize: 1000, prefetch: true, keepEntryTexts: true } as const;
   let agentPagesRead = () => {};
   const agentsWalked = new Promise<void>((resolve) => {
     agentPagesRead = resolve;

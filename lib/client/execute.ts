@@ -4,6 +4,7 @@ import { AuthError, SchemaError, ValidationError } from '../errors/errors.js';
 import { redactUrl } from '../errors/redact.js';
 import { waitWithin } from '../http/deadline.js';
 import { BROKEN, type HttpResponse } from '../http/transport.js';
+import { parseWithElementTexts } from '../paging/parse-with-element-texts.js';
 import { parseResponse } from '../schemas/common.js';
 import type { XmlModel } from '../xml/codec.js';
 import type * as z from '../zod.js';
@@ -22,6 +23,11 @@ export interface Operation<S extends z.core.$ZodType> {
   xml?: { response: XmlModel<S>; request?: XmlModel };
   body?: unknown;
   call?: CallOptions;
+  /**
+   * A top-level member of the JSON answer holding an array whose elements' own texts the
+   * caller keeps (`executeWithText` answers them as `elementTexts`).
+   */
+  keepElementTextsOf?: string;
 }
 
 /**
@@ -56,6 +62,18 @@ function decodeJson(text: string): unknown {
   return JSON.parse(text);
 }
 
+/** Element texts by the decoded answer they came with, so retries cannot mix them up. */
+const elementTextsByAnswer = new WeakMap<object, readonly string[]>();
+
+function decodeJsonKeepingElementTexts(member: string) {
+  return (text: string): unknown => {
+    const { value, elementTexts } = parseWithElementTexts(text, member);
+    if (elementTexts && typeof value === 'object' && value !== null)
+      elementTextsByAnswer.set(value, elementTexts);
+    return value;
+  };
+}
+
 /**
  * Runs one operation: token and scope check, request with retries, one token refresh and
  * replay after a 401, error mapping, and schema validation of the answer.
@@ -72,15 +90,16 @@ export async function execute<S extends z.core.$ZodType>(
 
 /**
  * `execute`, also answering the body's text as received, for callers that keep the service's
- * own bytes (the status pages' `entryTexts`).
+ * own bytes (the status pages' `entryTexts`), and the texts of the elements of
+ * `op.keepElementTextsOf` when they came with the parse (see `parseWithElementTexts`).
  *
  * @example
- * const { value, text } = await executeWithText(ctx, op);
+ * const { value, text, elementTexts } = await executeWithText(ctx, op);
  */
 export async function executeWithText<S extends z.core.$ZodType>(
   ctx: ClientContext,
   op: Operation<S>,
-): Promise<{ value: z.output<S>; text: string }> {
+): Promise<{ value: z.output<S>; text: string; elementTexts: readonly string[] | undefined }> {
   const url = buildUrl(ctx.baseUrl, op.path, op.query);
   const xml = op.xml ? ctx.xml : undefined;
   if (op.xml && !xml) {
@@ -120,7 +139,11 @@ export async function executeWithText<S extends z.core.$ZodType>(
       url,
       headers: { ...headers, authorization: `Bearer ${token.value}` },
       ...(body === undefined ? {} : { body }),
-      decode: xml ? xml.validate : decodeJson,
+      decode: xml
+        ? xml.validate
+        : op.keepElementTextsOf === undefined
+          ? decodeJson
+          : decodeJsonKeepingElementTexts(op.keepElementTextsOf),
       ...(bounded ? { deadline: { deadline } } : {}),
     });
   };
@@ -144,5 +167,8 @@ export async function executeWithText<S extends z.core.$ZodType>(
     op.xml && xml
       ? xml.parse(op.xml.response, res.text)
       : parseResponse(op.schema, res.decoded, op.model);
-  return { value, text: res.text };
+  const decoded = res.decoded;
+  const elementTexts =
+    typeof decoded === 'object' && decoded !== null ? elementTextsByAnswer.get(decoded) : undefined;
+  return { value, text: res.text, elementTexts };
 }

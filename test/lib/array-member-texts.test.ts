@@ -1,23 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arrayMemberTexts, entryTextsOf } from '../../lib/paging/index.js';
-
-/** A JSON value written with random insignificant whitespace between its tokens. */
-function spaced(value: unknown, gaps: string[]): string {
-  let n = 0;
-  const gap = () => gaps[n++ % gaps.length] ?? '';
-  const write = (v: unknown): string => {
-    if (Array.isArray(v)) return `[${gap()}${v.map(write).join(`${gap()},${gap()}`)}${gap()}]`;
-    if (v !== null && typeof v === 'object') {
-      const members = Object.entries(v).map(
-        ([k, x]) => `${JSON.stringify(k)}${gap()}:${gap()}${write(x)}`,
-      );
-      return `{${gap()}${members.join(`${gap()},${gap()}`)}${gap()}}`;
-    }
-    return JSON.stringify(v);
-  };
-  return write(value);
-}
+import { spacedJson } from './support/spaced-json.js';
 
 describe('Function: arrayMemberTexts', () => {
   it('answers each element exactly as written, whatever its strings hold', () => {
@@ -37,6 +21,16 @@ describe('Function: arrayMemberTexts', () => {
       ' "QueryResults":[1], "QueryResults" : [ 2 , 3 ] }';
     expect(arrayMemberTexts(body, 'QueryResults')).toEqual(['2', '3']);
     expect(JSON.parse(body).QueryResults).toEqual([2, 3]);
+  });
+
+  it('knows a member however its name is spelt, as JSON.parse does', () => {
+    // Prepare: the later member, which JSON.parse keeps, spells its name with an escape.
+    const body = '{"QueryResults":[1],"Query\\u0052esults":[2]}';
+    // Act
+    const texts = arrayMemberTexts(body, 'QueryResults');
+    // Assess
+    expect(JSON.parse(body).QueryResults).toEqual([2]);
+    expect(texts).toEqual(['2']);
   });
 
   it('answers an empty list for an empty array', () => {
@@ -72,7 +66,7 @@ describe('Function: arrayMemberTexts', () => {
           const envelope = first
             ? { QueryResults: elements, ...rest }
             : { ...rest, QueryResults: elements };
-          const body = spaced(envelope, spacing);
+          const body = spacedJson(envelope, spacing);
           const texts = arrayMemberTexts(body, 'QueryResults');
           expect(texts?.map((t) => JSON.parse(t))).toEqual(JSON.parse(body).QueryResults);
         },
