@@ -1,7 +1,10 @@
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { archiveSnapshots } from '../functions/report-fetcher/archive-snapshots.js';
+import {
+  archiveSnapshots,
+  SNAPSHOT_PAGING,
+} from '../functions/report-fetcher/archive-snapshots.js';
 import { createAwsClients, DEFAULT_GZIP_LEVEL, ReportStore, reportKey } from '../lib/aws/index.js';
 import { NdjsonEncoder } from '../lib/aws/ndjson-encoder.js';
 import { SkywatchClient } from '../lib/index.js';
@@ -61,16 +64,15 @@ async function run(): Promise<{ endpoints: number; bytes: number }> {
     return { endpoints, bytes: 0 };
   }
   if (mode === 'slice') {
-    // Paged as the archive pages: texts taken while parsing.
-    const paging = { batchSize: 1000, prefetch: true, keepEntryTexts: true } as const;
     const ndjson = new NdjsonEncoder();
     let endpoints = 0;
     let bytes = 0;
-    for await (const page of client.gsmAgentStatus(key, paging).pages()) {
+    // Paged as the archive pages: texts taken while parsing.
+    for await (const page of client.gsmAgentStatus(key, SNAPSHOT_PAGING).pages()) {
       bytes += ndjson.encodeTexts(page.entryTexts()).length;
       endpoints += page.entries.length;
     }
-    for await (const page of client.gsmDnspStatus(key, paging).pages())
+    for await (const page of client.gsmDnspStatus(key, SNAPSHOT_PAGING).pages())
       bytes += ndjson.encodeTexts(page.entryTexts()).length;
     return { endpoints, bytes };
   }

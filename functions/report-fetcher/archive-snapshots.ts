@@ -18,6 +18,9 @@ async function* pageTexts<E>(
   walked();
 }
 
+/** How a snapshot is walked: pages of 1,000, the next prefetched, entry texts kept as parsed. */
+export const SNAPSHOT_PAGING = { batchSize: 1000, prefetch: true, keepEntryTexts: true } as const;
+
 /**
  * Full status snapshots (4.3, 4.4) streamed page by page into one gzip NDJSON object each.
  * Pages of 1,000 with the next one prefetched while the current one is compressed and uploaded;
@@ -31,21 +34,20 @@ export async function archiveSnapshots(
   gsm: string,
   day: string,
 ): Promise<ArchivedObject[]> {
-  const paging = { batchSize: 1000, prefetch: true, keepEntryTexts: true } as const;
   let agentPagesRead = () => {};
   const agentsWalked = new Promise<void>((resolve) => {
     agentPagesRead = resolve;
   });
   const agents = store.streamRecords(
     reportKey({ dataset: 'agent-status', gsm, date: day, file: 'snapshot.ndjson.gz' }),
-    pageTexts(client.gsmAgentStatus(gsm, paging).pages(), agentPagesRead),
+    pageTexts(client.gsmAgentStatus(gsm, SNAPSHOT_PAGING).pages(), agentPagesRead),
     { operation: '4.3', gsm },
   );
   // A failure before the last agent page ends the run here, before the DNSP walk starts.
   await Promise.race([agentsWalked, agents]);
   const dnsp = store.streamRecords(
     reportKey({ dataset: 'dnsp-status', gsm, date: day, file: 'snapshot.ndjson.gz' }),
-    pageTexts(client.gsmDnspStatus(gsm, paging).pages()),
+    pageTexts(client.gsmDnspStatus(gsm, SNAPSHOT_PAGING).pages()),
     { operation: '4.4', gsm },
   );
   // Both settle before either failure is raised: no upload is left running behind the run.

@@ -4,7 +4,10 @@ import { AuthError, SchemaError, ValidationError } from '../errors/errors.js';
 import { redactUrl } from '../errors/redact.js';
 import { waitWithin } from '../http/deadline.js';
 import { BROKEN, type HttpResponse } from '../http/transport.js';
-import { parseWithElementTexts } from '../paging/parse-with-element-texts.js';
+import {
+  type ParsedWithElementTexts,
+  parseWithElementTexts,
+} from '../paging/parse-with-element-texts.js';
 import { parseResponse } from '../schemas/common.js';
 import type { XmlModel } from '../xml/codec.js';
 import type * as z from '../zod.js';
@@ -58,20 +61,11 @@ function checkScope(ctx: ClientContext, token: AccessToken, scope: string, url: 
   }
 }
 
-function decodeJson(text: string): unknown {
-  return JSON.parse(text);
-}
-
-/** Element texts by the decoded answer they came with, so retries cannot mix them up. */
-const elementTextsByAnswer = new WeakMap<object, readonly string[]>();
-
-function decodeJsonKeepingElementTexts(member: string) {
-  return (text: string): unknown => {
-    const { value, elementTexts } = parseWithElementTexts(text, member);
-    if (elementTexts && typeof value === 'object' && value !== null)
-      elementTextsByAnswer.set(value, elementTexts);
-    return value;
-  };
+/** A JSON answer, with the texts of `member`'s elements when the parse could keep them. */
+function decodeJson(text: string, member: string | undefined): ParsedWithElementTexts {
+  return member === undefined
+    ? { value: JSON.parse(text), elementTexts: undefined }
+    : parseWithElementTexts(text, member);
 }
 
 /**
@@ -139,11 +133,7 @@ export async function executeWithText<S extends z.core.$ZodType>(
       url,
       headers: { ...headers, authorization: `Bearer ${token.value}` },
       ...(body === undefined ? {} : { body }),
-      decode: xml
-        ? xml.validate
-        : op.keepElementTextsOf === undefined
-          ? decodeJson
-          : decodeJsonKeepingElementTexts(op.keepElementTextsOf),
+      decode: xml ? xml.validate : (text) => decodeJson(text, op.keepElementTextsOf),
       ...(bounded ? { deadline: { deadline } } : {}),
     });
   };
@@ -163,12 +153,10 @@ export async function executeWithText<S extends z.core.$ZodType>(
       '(root)',
     );
   }
-  const value =
-    op.xml && xml
-      ? xml.parse(op.xml.response, res.text)
-      : parseResponse(op.schema, res.decoded, op.model);
-  const decoded = res.decoded;
-  const elementTexts =
-    typeof decoded === 'object' && decoded !== null ? elementTextsByAnswer.get(decoded) : undefined;
-  return { value, text: res.text, elementTexts };
+  if (xml && op.xml) {
+    return { value: xml.parse(op.xml.response, res.text), text: res.text, elementTexts: undefined };
+  }
+  const json = res.decoded as ParsedWithElementTexts;
+  const value = parseResponse(op.schema, json.value, op.model);
+  return { value, text: res.text, elementTexts: json.elementTexts };
 }
