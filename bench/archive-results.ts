@@ -15,9 +15,16 @@ export type Mode = 'discard' | 'slice' | 'archive-null-s3' | 'archive' | 'collec
  * wrapper buys.
  */
 export type Heap = 'deployed' | 'runtime';
+/**
+ * How a walk starts (archive-worker.ts): `after-reports` as the report fetcher's daily run
+ * reaches its snapshots, the day's usage reports fetched and archived first with the same
+ * clients; `cold` from a fresh process, both clients' first use inside the walk.
+ */
+export type WalkStart = 'after-reports' | 'cold';
 
 export interface ArchiveRun {
   mode: Mode;
+  start: WalkStart;
   endpoints: number;
   /** Compressed bytes of both snapshots (NDJSON bytes for `slice`). */
   bytes: number;
@@ -43,6 +50,8 @@ export interface ArchiveRun {
   youngGeneration: { peakMiB: number };
   /** The gzip level of an archive or collect run. */
   gzipLevel?: number;
+  /** Bytes of the usage reports an `after-reports` walk that writes stored before its clock started. */
+  reportBytes?: number;
   /** Which V8 heap the measuring process had, its limit and the flags it was started with. */
   heap: Heap;
   heapLimitMb: number;
@@ -90,6 +99,11 @@ export interface ArchiveAtScale extends ArchiveComparison {
   worker: { bundle: string; nodeOptions: string[] };
   /** The same walks with the runtime's flags alone, no wrapper: what the wrapper buys. */
   runtimeHeap: ArchiveComparison;
+  /**
+   * The smallest size walked again from cold processes, alternating with the others: what the
+   * clients' first use (a token, the S3 client's first requests) adds to a short walk.
+   */
+  coldProcess: ArchiveComparison;
   /**
    * Where the archive's time goes, size by size (not the largest: a minute a walk), each stage
    * walked as often as the headline modes, alternating with them, compared by medians.

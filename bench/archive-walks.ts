@@ -1,6 +1,6 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import type { createAwsClients } from '../lib/aws/index.js';
-import type { ArchiveRun, Heap, Mode } from './archive-results.js';
+import type { ArchiveRun, Heap, Mode, WalkStart } from './archive-results.js';
 import { DEPLOYED_NODE_FLAGS } from './bundle.js';
 import type { NullS3 } from './null-s3.js';
 import { processCpuMs } from './process-cpu.js';
@@ -12,6 +12,8 @@ export interface Job {
   heap: Heap;
   /** gzip level of an archive job; the store's default when unset. */
   gzipLevel?: number;
+  /** How the walk starts; `after-reports`, as the report fetcher reaches its snapshots, when unset. */
+  start?: WalkStart;
 }
 
 /** How a walk's process is started: the runtime's flags, through the stack's wrapper or not. */
@@ -63,7 +65,7 @@ export async function measureWalks(
     }
     // The first walk after the emulator starts pays for its JIT warming up (twice the CPU per
     // page); a short unmeasured walk keeps that out of whichever mode happens to run first.
-    await runWorker(worker.bundle, ['warm', ...args], DEPLOYED_NODE_FLAGS, worker.node);
+    await runWorker(worker.bundle, ['warm', 'cold', ...args], DEPLOYED_NODE_FLAGS, worker.node);
     const out: ArchiveRun[] = [];
     for (const job of jobs) {
       const cpuBefore = [processCpuMs(emulator.pid), processCpuMs(s3.pid)];
@@ -72,7 +74,12 @@ export async function measureWalks(
       const walkArgs = toNullS3 ? args.with(3, s3.nullS3.endpoint) : args;
       const walk = await runWorker<ArchiveRun>(
         worker.bundle,
-        [job.mode, ...walkArgs, ...(job.gzipLevel === undefined ? [] : [String(job.gzipLevel)])],
+        [
+          job.mode,
+          job.start ?? 'after-reports',
+          ...walkArgs,
+          ...(job.gzipLevel === undefined ? [] : [String(job.gzipLevel)]),
+        ],
         [...DEPLOYED_NODE_FLAGS, ...heaps.runtimeFlags],
         worker.node,
         job.heap === 'deployed' ? heaps.wrapper : undefined,
@@ -82,9 +89,16 @@ export async function measureWalks(
         heap: job.heap,
         serviceCpuMs: processCpuMs(emulator.pid) - (cpuBefore[0] ?? Number.NaN),
         s3CpuMs: processCpuMs(s3.pid) - (cpuBefore[1] ?? Number.NaN),
-        ...(toNullS3 ? { nullS3BytesReceived: s3.nullS3.bytesReceived() - receivedBefore } : {}),
+        // What the snapshots sent: the usage reports the walk stored before its clock started
+        // went to the null S3 too.
+        ...(toNullS3
+          ? {
+              nullS3BytesReceived:
+                s3.nullS3.bytesReceived() - receivedBefore - (walk.reportBytes ?? 0),
+            }
+          : {}),
       };
-      const label = `${size}${latencyMs > 0 ? ` +${latencyMs} ms` : ''}, ${run.heap} heap (${run.heapFlags.join(' ')})${run.gzipLevel === undefined ? '' : `, gzip ${run.gzipLevel}`}`;
+      const label = `${size}${latencyMs > 0 ? ` +${latencyMs} ms` : ''}, ${run.heap} heap (${run.heapFlags.join(' ')})${run.gzipLevel === undefined ? '' : `, gzip ${run.gzipLevel}`}, ${run.start}`;
       process.stdout.write(`  archive ${label} ${job.mode}: ${JSON.stringify(run)}\n`);
       out.push(run);
     }

@@ -11,7 +11,8 @@ export interface NullS3 {
 
 /**
  * An S3 endpoint that stores nothing: it answers the requests of a streamed archive (a
- * multipart upload, or one PutObject for a small object) and counts the bytes it is sent.
+ * multipart upload, or one PutObject for a small object) and of the report store's small
+ * writes (HeadObject, always 404, then PutObject), and counts the bytes it is sent.
  *
  * Why: moto stores every part in Python on the cores the walk runs on (3–4 s of CPU in a
  * million-endpoint archive), work S3 does on its own machines for a deployed function. An
@@ -76,6 +77,11 @@ async function answer(
     xml(
       `<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${escapeXml(key)}</Key><ETag>"null-s3"</ETag></CompleteMultipartUploadResult>`,
     );
+  } else if (req.method === 'HEAD') {
+    // Nothing is ever stored here, so no object exists (the report store asks before writing
+    // a small one).
+    res.statusCode = 404;
+    res.end();
   } else if (req.method === 'DELETE') {
     res.statusCode = 204;
     res.end();

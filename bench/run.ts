@@ -105,6 +105,16 @@ async function main(): Promise<void> {
       'one walk each: what the wrapper buys',
       '',
     ]);
+    const cold = archive.coldProcess;
+    if (cold.wallRatio[size] !== undefined) {
+      const coldRun = (mode: ArchiveRun['mode']) => medianRun(cold.runs[size], mode);
+      rows.push([
+        `  same, from cold processes`,
+        `${fmt(cold.wallRatio[size])} (download-only ${fmt((coldRun('discard')?.wallMs ?? Number.NaN) / 1000, 2)} s, archive ${fmt((coldRun('archive')?.wallMs ?? Number.NaN) / 1000, 2)} s; medians of ${runsOf(cold.runs[size], 'archive').length})`,
+        "both clients' first use inside the walk",
+        '',
+      ]);
+    }
   }
   for (const [size, stages] of Object.entries(archive.byStage)) {
     const { wallRatio: wall, cpuRatio: cpu } = stages;

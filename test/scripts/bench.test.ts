@@ -85,6 +85,33 @@ describe('Command: npm run bench (toy sizes)', () => {
     }
   });
 
+  it("starts each walk as the report fetcher reaches its snapshots, after the day's reports", () => {
+    for (const size of SIZES) {
+      const runs = [
+        ...(result.archive.runs[size] ?? []),
+        ...(result.archive.runtimeHeap.runs[size] ?? []),
+      ];
+      expect(runs.length, String(size)).toBeGreaterThan(0);
+      for (const run of runs) expect(run.start, `${size} ${run.mode}`).toBe('after-reports');
+    }
+    // The null S3 stores nothing, so each walk to it wrote the day's reports afresh.
+    for (const run of runsOf(SIZES[0], 'archive-null-s3'))
+      expect(run.reportBytes).toBeGreaterThan(0);
+  });
+
+  it('walks the smallest size from cold processes too, and only that size', () => {
+    const [smallest, largest] = SIZES;
+    const cold = result.archive.coldProcess.runs[smallest] ?? [];
+    expect(cold.map((run) => run.mode).sort()).toEqual(['archive', 'discard']);
+    for (const run of cold) {
+      expect(run.start).toBe('cold');
+      expect(run.endpoints).toBe(smallest);
+    }
+    expect(result.archive.coldProcess.wallRatio[smallest]).toBeGreaterThan(0);
+    expect(result.archive.coldProcess.runs[largest]).toBeUndefined();
+    expect(stdout).toContain('same, from cold processes');
+  });
+
   it("walks each size again with the runtime's flags alone, to show what the wrapper buys", () => {
     expect(result.archive.heap.semiSpaceMb).toBe(8);
     for (const size of SIZES) {
