@@ -63,9 +63,14 @@ async function reachSnapshots(): Promise<number> {
     const { objects } = await archiveGsmReports(client, store, key, undefined);
     return objects.reduce((sum, o) => sum + (o.written ? o.bytes : 0), 0);
   }
+  // The same calls archiveGsmReports makes, the day pinned by the first answer, nothing kept.
+  let effectiveDate: string | undefined;
   for (const reportType of GSM_REPORT_TYPES) {
-    const report = await client.gsmUsageReport(key, { reportType });
-    const effectiveDate = report.ReportInfo.EffectiveDate.slice(0, 10);
+    const report = await client.gsmUsageReport(key, {
+      reportType,
+      ...(effectiveDate ? { effectiveDate } : {}),
+    });
+    effectiveDate ??= report.ReportInfo.EffectiveDate.slice(0, 10);
     await client.sitesUsageReport(key, { reportType, effectiveDate });
   }
   return 0;
