@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requireScope } from './auth/bearer.js';
@@ -10,6 +11,7 @@ import { Query } from './http/params.js';
 import { invalidParameter, Problem } from './http/problem.js';
 import { jsonReply, type Reply, send } from './http/respond.js';
 import { admin } from './routes/admin.js';
+import { healthReply, isHealthPath } from './routes/health.js';
 import { ROUTES } from './routes/table.js';
 import type { EmulatorState } from './state.js';
 import type { OperationName } from './types.js';
@@ -32,7 +34,20 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function faultReply(fault: Extract<FaultDecision, { kind: 'status' }>): Problem {
+/** A proxy's page in front of the service: what the `body: 'html'` status fault sends. */
+class HtmlFault extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+  ) {
+    super('html fault');
+  }
+}
+
+function faultReply(
+  fault: Extract<FaultDecision, { kind: 'status' }>,
+  style: 'problem' | 'envelope',
+): Problem | HtmlFault {
   const codes: Record<number, string> = {
     429: 'rate_limited',
     500: 'internal_error',
@@ -41,8 +56,11 @@ function faultReply(fault: Extract<FaultDecision, { kind: 'status' }>): Problem 
     504: 'gateway_timeout',
   };
   const headers: Record<string, string> = {};
-  if (fault.status === 429 || fault.status === 503)
-    headers['retry-after'] = String(fault.retryAfterSeconds);
+  // The real service's 429s carry no Retry-After; in its style only a rule that names one does.
+  const retryAfter = fault.retryAfterSeconds ?? (style === 'problem' ? 1 : undefined);
+  if ((fault.status === 429 || fault.status === 503) && retryAfter !== undefined)
+    headers['retry-after'] = String(retryAfter);
+  if (fault.html) return new HtmlFault(fault.status, headers);
   return new Problem(
     fault.status,
     codes[fault.status] ?? 'internal_error',
@@ -66,6 +84,11 @@ function route(
   method: string,
   path: string,
 ): { op: OperationName; index: number } | Problem | OAuthError {
+  if (isHealthPath(path)) {
+    return method === 'GET'
+      ? { op: 'health', index: -1 }
+      : new Problem(405, 'method_not_allowed', 'use GET', undefined, { allow: 'GET' });
+  }
   if (path === TOKEN_PATH) {
     return method === 'POST'
       ? { op: 'token', index: -1 }
@@ -97,7 +120,7 @@ async function serve(
 
   const { latencyMs, fault } = state.faults.decide(found.op, url.pathname);
   if (latencyMs > 0) await sleep(latencyMs);
-  if (fault?.kind === 'status') throw faultReply(fault);
+  if (fault?.kind === 'status') throw faultReply(fault, state.options.errorStyle);
   if (fault?.kind === 'revoke') state.tokens.revokeAccessTokens();
 
   if (state.options.strictUserAgent && !req.headers['user-agent']) {
@@ -108,6 +131,7 @@ async function serve(
   }
   const body = method === 'POST' ? await readBody(req) : '';
   if (found.op === 'token') return { reply: tokenEndpoint(state, req.headers, body), fault };
+  if (found.op === 'health') return { reply: healthReply(url.pathname), fault };
 
   const r = ROUTES[found.index];
   if (!r) throw new Problem(404, 'not_found', 'no such operation');
@@ -134,6 +158,33 @@ async function serve(
     body,
   };
   return { reply: r.handle(ctx), fault };
+}
+
+/** A resource error in the configured style (service-choices.md, real-service.md). */
+function problemReply(problem: Problem, state: EmulatorState, traceId: string): Reply {
+  if (state.options.errorStyle === 'envelope') {
+    return {
+      status: problem.status,
+      body: problem.envelope(randomUUID()),
+      contentType: 'application/json; charset=utf-8',
+      headers: problem.headers,
+    };
+  }
+  return {
+    status: problem.status,
+    body: problem.body(traceId),
+    contentType: 'application/problem+json; charset=utf-8',
+    headers: problem.headers,
+  };
+}
+
+function htmlReply(fault: HtmlFault): Reply {
+  return {
+    status: fault.status,
+    body: `<!DOCTYPE html><html><head><title>${fault.status} Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>The server is temporarily unable to service your request.</p></body></html>`,
+    contentType: 'text/html; charset=utf-8',
+    headers: fault.headers,
+  };
 }
 
 /** The request listener: admin API, token endpoint and the service operations. */
@@ -175,6 +226,10 @@ export function createListener(state: EmulatorState, control: Control, origin: s
           send(res, oauthErrorReply(tokenRefusal), undefined, state.clock.now());
           return;
         }
+        if (error instanceof HtmlFault) {
+          send(res, htmlReply(error), undefined, state.clock.now());
+          return;
+        }
         const problem =
           error instanceof Problem
             ? error
@@ -187,17 +242,7 @@ export function createListener(state: EmulatorState, control: Control, origin: s
               : new Problem(500, 'internal_error', 'an unexpected error occurred');
         if (!(error instanceof Problem) && !(error instanceof BodyTooLarge))
           console.error('emulator: unexpected error', error);
-        send(
-          res,
-          {
-            status: problem.status,
-            body: problem.body(traceId),
-            contentType: 'application/problem+json; charset=utf-8',
-            headers: problem.headers,
-          },
-          undefined,
-          state.clock.now(),
-        );
+        send(res, problemReply(problem, state, traceId), undefined, state.clock.now());
       }
     };
     void handle();
