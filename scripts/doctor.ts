@@ -1,3 +1,4 @@
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { redact } from '../lib/index.js';
 import { runChecks } from './doctor/checks.js';
 import { type CheckRow, passed, renderReport } from './doctor/report.js';
@@ -7,14 +8,17 @@ import { readSettings, SettingsProblem } from './doctor/settings.js';
  * `npm run doctor`: checks a configured deployment against the service and prints what to
  * fix (docs/operations.md "Connection check"). Exits 1 when a check fails.
  */
-export async function doctor(env: NodeJS.ProcessEnv = process.env): Promise<{
+export async function doctor(
+  env: NodeJS.ProcessEnv = process.env,
+  secrets?: SecretsManagerClient,
+): Promise<{
   rows: CheckRow[];
   ok: boolean;
   text: string;
 }> {
   let rows: CheckRow[];
   try {
-    rows = await runChecks(await readSettings(env));
+    rows = await runChecks(await readSettings(env, secrets));
   } catch (error) {
     if (!(error instanceof SettingsProblem)) throw error;
     rows = [{ check: 'settings', verdict: 'fail', detail: error.message, fix: error.fix }];

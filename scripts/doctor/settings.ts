@@ -1,3 +1,4 @@
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import {
   type CredentialsSecret,
   CredentialsSecretSchema,
@@ -69,7 +70,10 @@ function parseCredentials(raw: unknown, where: string): CredentialsSecret {
  * either the credentials themselves (SKYWATCH_CLIENT_ID, SKYWATCH_CLIENT_SECRET, …) or the
  * credentials secret the functions read (CREDENTIALS_SECRET_ARN, an ARN or a name).
  */
-export async function readSettings(env: NodeJS.ProcessEnv = process.env): Promise<DoctorSettings> {
+export async function readSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  secrets: SecretsManagerClient = secretsClient(),
+): Promise<DoctorSettings> {
   const baseUrl = url(env, 'SKYWATCH_BASE_URL');
   const authUrl = url(env, 'SKYWATCH_AUTH_URL');
   const gsmKeys = (env.GSM_KEYS ?? '')
@@ -94,7 +98,7 @@ export async function readSettings(env: NodeJS.ProcessEnv = process.env): Promis
   }
   let raw: unknown;
   try {
-    raw = await new SecretStore(secretsClient()).read(secretId, z.unknown(), { maxAgeMs: 0 });
+    raw = await new SecretStore(secrets).read(secretId, z.unknown(), { maxAgeMs: 0 });
   } catch (error) {
     throw new SettingsProblem(
       'CREDENTIALS_SECRET_ARN',
