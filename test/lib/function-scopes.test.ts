@@ -17,7 +17,8 @@ function calledOperations(folder: string): string[] {
   for (const file of readdirSync(join(FUNCTIONS, folder))) {
     if (!file.endsWith('.ts')) continue;
     const text = readFileSync(join(FUNCTIONS, folder, file), 'utf8');
-    for (const m of text.matchAll(/\.(\w+)\(/g)) if (OPS.includes(m[1] ?? '')) found.add(m[1] ?? '');
+    for (const m of text.matchAll(/\.(\w+)\(/g))
+      if (OPS.includes(m[1] ?? '')) found.add(m[1] ?? '');
   }
   return [...found].sort();
 }
