@@ -77,8 +77,13 @@ export async function requestToken(
   if (res.status !== 200) {
     // Any shape: RFC 6749 JSON, the real service's envelope, a proxy's HTML page, nothing.
     const read = readErrorBody(res.text, res.headers.get('content-type'));
-    const code = read.code ?? (res.status >= 500 ? 'server_error' : UNREADABLE_TOKEN_ERROR);
-    const description = read.problem?.detail ?? (read.code ? undefined : read.summary);
+    // A problem body comes from a gateway that knows nothing of OAuth: its `code` is no
+    // RFC 6749 error, so only the status speaks (service-choices.md, token errors).
+    const oauthCode = read.form === 'problem' ? undefined : read.code;
+    const code =
+      oauthCode ??
+      (res.status >= 500 || res.status === 429 ? 'server_error' : UNREADABLE_TOKEN_ERROR);
+    const description = read.problem?.detail ?? (oauthCode ? undefined : read.summary);
     throw new AuthError(
       `Token request (${params.grant_type}) failed with HTTP ${res.status}: ${code}${description ? ` (${description})` : ''}`,
       code,

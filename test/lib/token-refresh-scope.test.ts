@@ -152,6 +152,11 @@ describe('Class: TokenManager (password fallback)', () => {
       },
       'server_error',
     ],
+    [
+      'a gateway 429 with a problem body',
+      (r) => json(r, 429, { status: 429, code: 'rate_limited', detail: 'injected fault' }),
+      'server_error',
+    ],
   ];
   for (const [name, answer, code] of incurable) {
     it(`raises ${name} without trying the password grant`, async () => {
