@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requireScope } from './auth/bearer.js';
 import { OAuthError } from './auth/oauth-error.js';
 import { oauthErrorReply, tokenEndpoint } from './auth/token-endpoint.js';
 import type { Control } from './control.js';
+import { HtmlFault, htmlReply, problemReply } from './http/error-replies.js';
 import type { FaultDecision } from './http/faults.js';
 import { wantsXml } from './http/negotiate.js';
 import { Query } from './http/params.js';
@@ -32,16 +32,6 @@ async function readBody(req: IncomingMessage): Promise<string> {
   }
   if (size > MAX_BODY) throw new BodyTooLarge();
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** A proxy's page in front of the service: what the `body: 'html'` status fault sends. */
-class HtmlFault extends Error {
-  constructor(
-    readonly status: number,
-    readonly headers: Record<string, string>,
-  ) {
-    super('html fault');
-  }
 }
 
 function faultReply(
@@ -160,33 +150,6 @@ async function serve(
   return { reply: r.handle(ctx), fault };
 }
 
-/** A resource error in the configured style (service-choices.md, real-service.md). */
-function problemReply(problem: Problem, state: EmulatorState, traceId: string): Reply {
-  if (state.options.errorStyle === 'envelope') {
-    return {
-      status: problem.status,
-      body: problem.envelope(randomUUID()),
-      contentType: 'application/json; charset=utf-8',
-      headers: problem.headers,
-    };
-  }
-  return {
-    status: problem.status,
-    body: problem.body(traceId),
-    contentType: 'application/problem+json; charset=utf-8',
-    headers: problem.headers,
-  };
-}
-
-function htmlReply(fault: HtmlFault): Reply {
-  return {
-    status: fault.status,
-    body: `<!DOCTYPE html><html><head><title>${fault.status} Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>The server is temporarily unable to service your request.</p></body></html>`,
-    contentType: 'text/html; charset=utf-8',
-    headers: fault.headers,
-  };
-}
-
 /** The request listener: admin API, token endpoint and the service operations. */
 export function createListener(state: EmulatorState, control: Control, origin: string) {
   const adminUrl = `${origin}/__admin`;
@@ -242,7 +205,12 @@ export function createListener(state: EmulatorState, control: Control, origin: s
               : new Problem(500, 'internal_error', 'an unexpected error occurred');
         if (!(error instanceof Problem) && !(error instanceof BodyTooLarge))
           console.error('emulator: unexpected error', error);
-        send(res, problemReply(problem, state, traceId), undefined, state.clock.now());
+        send(
+          res,
+          problemReply(problem, state.options.errorStyle, traceId),
+          undefined,
+          state.clock.now(),
+        );
       }
     };
     void handle();
