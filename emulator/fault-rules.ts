@@ -7,7 +7,7 @@ import { FAULT_KINDS, FAULT_STATUSES, type FaultRule, OPERATIONS } from './types
  * `res.writeHead` and take the process down on the first request.
  */
 
-/** The optional numeric fields of a rule, as the CLI's `name=value` syntax names them. */
+/** The optional fields of a rule, as the CLI's `name=value` syntax names them. */
 export const FAULT_RULE_FIELDS = [
   'status',
   'probability',
@@ -15,6 +15,7 @@ export const FAULT_RULE_FIELDS = [
   'afterRequests',
   'retryAfterSeconds',
   'latencyMs',
+  'body',
 ] as const;
 
 const got = (input: unknown) => ` (got ${JSON.stringify(input) ?? String(input)})`;
@@ -55,6 +56,9 @@ const FaultRuleSchema = z
       afterRequests: integer(0, Number.MAX_SAFE_INTEGER).optional(),
       retryAfterSeconds: integer(0, 86_400).optional(),
       latencyMs: integer(0, 600_000).optional(),
+      body: z
+        .enum(['error', 'html'], { error: (iss) => `must be error or html${got(iss.input)}` })
+        .optional(),
     },
     {
       error: (iss) =>
@@ -65,6 +69,9 @@ const FaultRuleSchema = z
     // A field of another kind would be silently ignored; say so instead.
     if (rule.status !== undefined && rule.kind !== 'status') {
       ctx.addIssue({ code: 'custom', path: ['status'], message: 'applies to kind status only' });
+    }
+    if (rule.body !== undefined && rule.kind !== 'status') {
+      ctx.addIssue({ code: 'custom', path: ['body'], message: 'applies to kind status only' });
     }
     if (rule.latencyMs !== undefined && rule.kind !== 'latency') {
       ctx.addIssue({

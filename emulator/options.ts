@@ -51,6 +51,8 @@ export interface ResolvedOptions {
   strictUserAgent: boolean;
   scopeStyle: 'json' | 'bare';
   reuseDetection: boolean;
+  refreshRequiresScope: boolean;
+  errorStyle: 'problem' | 'envelope';
   blockedUrlHistoryDays: number;
   reportRetentionDays: number;
   faults: FaultRule[];
@@ -70,6 +72,16 @@ function integerIn(name: string, value: number, min: number, max: number): numbe
 
 function positiveInt(name: string, value: number, max: number): number {
   return integerIn(name, value, 1, max);
+}
+
+function errorStyle(style: EmulatorOptions['errorStyle']): ResolvedOptions['errorStyle'] {
+  if (style === undefined) return 'problem';
+  if (style !== 'problem' && style !== 'envelope') {
+    throw new RangeError(
+      `emulator option errorStyle must be 'problem' or 'envelope' (got ${JSON.stringify(style)})`,
+    );
+  }
+  return style;
 }
 
 /** Applies defaults and rejects impossible shapes early, with the option's name. */
@@ -109,6 +121,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     strictUserAgent: options.strictUserAgent ?? true,
     scopeStyle: options.scopeStyle ?? 'json',
     reuseDetection: options.reuseDetection ?? true,
+    refreshRequiresScope: options.refreshRequiresScope ?? false,
+    errorStyle: errorStyle(options.errorStyle),
     blockedUrlHistoryDays: positiveInt(
       'blockedUrlHistoryDays',
       options.blockedUrlHistoryDays ?? 90,

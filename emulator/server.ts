@@ -4,12 +4,14 @@ import { requireScope } from './auth/bearer.js';
 import { OAuthError } from './auth/oauth-error.js';
 import { oauthErrorReply, tokenEndpoint } from './auth/token-endpoint.js';
 import type { Control } from './control.js';
+import { HtmlFault, htmlReply, problemReply } from './http/error-replies.js';
 import type { FaultDecision } from './http/faults.js';
 import { wantsXml } from './http/negotiate.js';
 import { Query } from './http/params.js';
 import { invalidParameter, Problem } from './http/problem.js';
 import { jsonReply, type Reply, send } from './http/respond.js';
 import { admin } from './routes/admin.js';
+import { healthReply, isHealthPath } from './routes/health.js';
 import { ROUTES } from './routes/table.js';
 import type { EmulatorState } from './state.js';
 import type { OperationName } from './types.js';
@@ -32,7 +34,10 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function faultReply(fault: Extract<FaultDecision, { kind: 'status' }>): Problem {
+function faultReply(
+  fault: Extract<FaultDecision, { kind: 'status' }>,
+  style: 'problem' | 'envelope',
+): Problem | HtmlFault {
   const codes: Record<number, string> = {
     429: 'rate_limited',
     500: 'internal_error',
@@ -41,8 +46,11 @@ function faultReply(fault: Extract<FaultDecision, { kind: 'status' }>): Problem 
     504: 'gateway_timeout',
   };
   const headers: Record<string, string> = {};
-  if (fault.status === 429 || fault.status === 503)
-    headers['retry-after'] = String(fault.retryAfterSeconds);
+  // The real service's 429s carry no Retry-After; in its style only a rule that names one does.
+  const retryAfter = fault.retryAfterSeconds ?? (style === 'problem' ? 1 : undefined);
+  if ((fault.status === 429 || fault.status === 503) && retryAfter !== undefined)
+    headers['retry-after'] = String(retryAfter);
+  if (fault.html) return new HtmlFault(fault.status, headers);
   return new Problem(
     fault.status,
     codes[fault.status] ?? 'internal_error',
@@ -66,6 +74,11 @@ function route(
   method: string,
   path: string,
 ): { op: OperationName; index: number } | Problem | OAuthError {
+  if (isHealthPath(path)) {
+    return method === 'GET'
+      ? { op: 'health', index: -1 }
+      : new Problem(405, 'method_not_allowed', 'use GET', undefined, { allow: 'GET' });
+  }
   if (path === TOKEN_PATH) {
     return method === 'POST'
       ? { op: 'token', index: -1 }
@@ -97,7 +110,7 @@ async function serve(
 
   const { latencyMs, fault } = state.faults.decide(found.op, url.pathname);
   if (latencyMs > 0) await sleep(latencyMs);
-  if (fault?.kind === 'status') throw faultReply(fault);
+  if (fault?.kind === 'status') throw faultReply(fault, state.options.errorStyle);
   if (fault?.kind === 'revoke') state.tokens.revokeAccessTokens();
 
   if (state.options.strictUserAgent && !req.headers['user-agent']) {
@@ -108,6 +121,7 @@ async function serve(
   }
   const body = method === 'POST' ? await readBody(req) : '';
   if (found.op === 'token') return { reply: tokenEndpoint(state, req.headers, body), fault };
+  if (found.op === 'health') return { reply: healthReply(url.pathname), fault };
 
   const r = ROUTES[found.index];
   if (!r) throw new Problem(404, 'not_found', 'no such operation');
@@ -175,6 +189,10 @@ export function createListener(state: EmulatorState, control: Control, origin: s
           send(res, oauthErrorReply(tokenRefusal), undefined, state.clock.now());
           return;
         }
+        if (error instanceof HtmlFault) {
+          send(res, htmlReply(error), undefined, state.clock.now());
+          return;
+        }
         const problem =
           error instanceof Problem
             ? error
@@ -189,12 +207,7 @@ export function createListener(state: EmulatorState, control: Control, origin: s
           console.error('emulator: unexpected error', error);
         send(
           res,
-          {
-            status: problem.status,
-            body: problem.body(traceId),
-            contentType: 'application/problem+json; charset=utf-8',
-            headers: problem.headers,
-          },
+          problemReply(problem, state.options.errorStyle, traceId),
           undefined,
           state.clock.now(),
         );

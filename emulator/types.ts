@@ -17,6 +17,7 @@ export const OPERATIONS = [
   'report.site.dnsp',
   'blockedUrls',
   'cart.customers',
+  'health',
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 
@@ -76,6 +77,11 @@ export interface FaultRule {
   retryAfterSeconds?: number;
   /** For kind `latency` (default 100). */
   latencyMs?: number;
+  /**
+   * For kind `status`: `html` answers with a proxy's HTML page instead of the error body (the
+   * real service's 503s can come from a proxy in front of it). @default 'error'
+   */
+  body?: 'error' | 'html';
 }
 
 export interface EmulatorUser {
@@ -120,6 +126,18 @@ export interface EmulatorOptions {
   scopeStyle?: 'json' | 'bare';
   /** Revoke a token family when a dead refresh token is presented again (default true). */
   reuseDetection?: boolean;
+  /**
+   * Refuse a refresh grant without `scope` with 400 `invalid_request`, as the real service
+   * does (default false: omitted scope means the original grant's scopes, RFC 6749 §6).
+   */
+  refreshRequiresScope?: boolean;
+  /**
+   * How resource errors are rendered (token-endpoint errors stay RFC 6749 JSON): `problem`
+   * (default) RFC 9457 problem details; `envelope` the real service's
+   * `{statusCode, requestId, error, error_description, AdditionalInformation}`, and status
+   * faults without `retryAfterSeconds` then carry no Retry-After, as the real service's 429s.
+   */
+  errorStyle?: 'problem' | 'envelope';
   /** Days of blocked-URL history (default 90). */
   blockedUrlHistoryDays?: number;
   /** Days of usage reports kept (default 400). */

@@ -86,7 +86,10 @@ function tokenExchangeGrant(ctx: GrantContext) {
 /** Not in the spec; the real service has it. Rotates: the used refresh token dies. */
 function refreshGrant(ctx: GrantContext) {
   const refreshToken = required(ctx.form, 'refresh_token');
-  const asked = ctx.form.get('scope');
+  // The real service marks scope "Required" on this grant too (real-service.md, Tokens).
+  const asked = ctx.state.options.refreshRequiresScope
+    ? required(ctx.form, 'scope')
+    : ctx.form.get('scope');
   let scopes: string[] = [];
   const outcome = ctx.state.tokens.useRefresh(refreshToken, ctx.now, (original) => {
     // RFC 6749 §6: a refresh token is bound to the client it was issued to.
@@ -95,8 +98,12 @@ function refreshGrant(ctx: GrantContext) {
     }
     scopes = original.scopes;
     if (!asked) return;
+    // `*` (the real service's forum example sends `scope=*`) stands for the original scopes: a
+    // wildcard on a refresh can never widen a grant, so it is refused for no kind of family.
+    const names = asked.split(' ').filter(Boolean);
+    if (names.length > 0 && names.every((n) => n === '*')) return;
     scopes = grantScopes(asked, original.scopes, ctx.state.baseUrl, false);
-    if (scopes.length < new Set(asked.split(' ').filter(Boolean)).size) {
+    if (scopes.length < new Set(names).size) {
       throw new OAuthError(
         400,
         'invalid_scope',

@@ -2,7 +2,7 @@ import { sequence } from '../data/random.js';
 import type { FaultRule, OperationName } from '../types.js';
 
 export type FaultDecision =
-  | { kind: 'status'; status: number; retryAfterSeconds: number }
+  | { kind: 'status'; status: number; retryAfterSeconds?: number; html: boolean }
   | { kind: 'reset' | 'truncate' | 'malformed' | 'revoke' | 'wrong-type' };
 
 interface RuleState {
@@ -60,7 +60,10 @@ export class FaultEngine {
           ? {
               kind: 'status',
               status: rule.status ?? 503,
-              retryAfterSeconds: rule.retryAfterSeconds ?? 1,
+              ...(rule.retryAfterSeconds === undefined
+                ? {}
+                : { retryAfterSeconds: rule.retryAfterSeconds }),
+              html: rule.body === 'html',
             }
           : { kind: rule.kind };
     }

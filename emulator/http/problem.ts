@@ -43,6 +43,22 @@ export class Problem extends Error {
       traceId,
     });
   }
+
+  /**
+   * The real service's error envelope (real-service.md "Errors on resources"): `error` is the
+   * RFC 6750 code on 401/403 and null otherwise, the message is `error_description`, and the
+   * casing is mixed as the service's own.
+   */
+  envelope(requestId: string): string {
+    const oauth = this.status === 401 || this.status === 403;
+    return JSON.stringify({
+      statusCode: this.status,
+      requestId,
+      error: oauth ? this.code : null,
+      error_description: this.detail,
+      AdditionalInformation: {},
+    });
+  }
 }
 
 /** A 400 naming the parameter at fault: "batchSize must be an integer from 1 to 1000 (got 0)". */

@@ -30,7 +30,7 @@ export const handler = lambda(obs, async () => {
       },
       {
         onTokenFallback: (e) => {
-          obs.logger.warn('refresh token was dead; fell back to the password grant', {
+          obs.logger.warn(`refresh grant failed (${e.error}); fell back to the password grant`, {
             fallback: e,
           });
           obs.metrics.addMetric('TokenFallbacks', MetricUnit.Count, 1);

@@ -54,9 +54,10 @@ function toSecret(tokens: TokenSet, now: number): TokenSecret {
 
 /**
  * One refresher run: rotate the refresh token and save the new pair to the token secret
- * *before* anything uses it, so a crash can never leave only a dead refresh token saved. A dead
- * refresh token falls back to the password grant (the hooks say so); an empty secret is
- * bootstrapped with the password or token-exchange grant.
+ * *before* anything uses it, so a crash can never leave only a dead refresh token saved. A
+ * refresh that fails in a way the password grant cures (dead token, refused form or scope, an
+ * unreadable answer) falls back to it (the hooks say so); an empty secret is bootstrapped with
+ * the password or token-exchange grant.
  */
 export async function refreshTokens(
   secrets: SecretStore,
@@ -108,7 +109,10 @@ export async function refreshTokens(
         : {}),
       ...(creds.subjectToken ? { subjectToken: creds.subjectToken } : {}),
       ...(creds.scope ? { scopes: creds.scope.split(' ').filter(Boolean) } : {}),
-      ...(current ? { refreshToken: current.refreshToken } : {}),
+      // The refresh asks for the scopes granted with this refresh token (saved beside it).
+      ...(current
+        ? { refreshToken: current.refreshToken, refreshTokenScopes: current.scopes }
+        : {}),
       onTokens: (pair) => secrets.write(settings.tokenSecretArn, toSecret(pair, now())),
     },
   );

@@ -1,5 +1,12 @@
 export { type CredentialsAuth, credentialsTokenManager } from './credentials.js';
 export {
+  FUNCTION_OPERATIONS,
+  type FunctionName,
+  functionScopes,
+  OPERATION_SCOPES,
+  type OperationMethod,
+} from './function-scopes.js';
+export {
   allOperationScopes,
   baseUrlScope,
   hasScope,

@@ -1,10 +1,14 @@
+import { readErrorBody } from '../errors/error-body.js';
 import { AuthError, SchemaError } from '../errors/errors.js';
 import { registerSecret } from '../errors/redact.js';
 import type { Transport } from '../http/transport.js';
-import { OAuthErrorBody, TokenResponse } from '../schemas/token.js';
+import { TokenResponse } from '../schemas/token.js';
 import * as z from '../zod.js';
 import { parseScope } from './scopes.js';
 import type { TokenSet } from './token-source.js';
+
+/** AuthError code of a refused token request whose body names no error (HTML, empty, text). */
+export const UNREADABLE_TOKEN_ERROR = 'unreadable_response';
 
 /** The application's credentials at the token endpoint. */
 export interface ClientCredentials {
@@ -71,13 +75,23 @@ export async function requestToken(
       throw new SchemaError('Token response is not JSON', '(root)', { cause: error });
   }
   if (res.status !== 200) {
-    const parsed = z.safeParse(OAuthErrorBody, body);
-    const code = parsed.success ? parsed.data.error : 'server_error';
-    const description = parsed.success ? parsed.data.error_description : undefined;
+    // Any shape: RFC 6749 JSON, the real service's envelope, a proxy's HTML page, nothing.
+    const read = readErrorBody(res.text, res.headers.get('content-type'));
+    // A problem body comes from a gateway that knows nothing of OAuth: its `code` is no
+    // RFC 6749 error, so only the status speaks (service-choices.md, token errors).
+    const oauthCode = read.form === 'problem' ? undefined : read.code;
+    const code =
+      oauthCode ??
+      (res.status >= 500 || res.status === 429 ? 'server_error' : UNREADABLE_TOKEN_ERROR);
+    const description = read.problem?.detail ?? (oauthCode ? undefined : read.summary);
     throw new AuthError(
       `Token request (${params.grant_type}) failed with HTTP ${res.status}: ${code}${description ? ` (${description})` : ''}`,
       code,
-      { status: res.status, ...(description ? { description } : {}) },
+      {
+        status: res.status,
+        ...(description ? { description } : {}),
+        ...(read.requestId ? { requestId: read.requestId } : {}),
+      },
     );
   }
   const parsed = z.safeParse(TokenResponse, body);

@@ -1,14 +1,14 @@
-import { AuthError, SkywatchError, TimeoutError } from '../errors/errors.js';
+import { AuthError, SchemaError, SkywatchError, TimeoutError } from '../errors/errors.js';
 import { waitWithin } from '../http/deadline.js';
 import type { Transport } from '../http/transport.js';
 import { missingScopes } from './scopes.js';
-import { type ClientCredentials, requestToken } from './token-endpoint.js';
+import { type ClientCredentials, requestToken, UNREADABLE_TOKEN_ERROR } from './token-endpoint.js';
 import type { AccessToken, TokenRequestOptions, TokenSet, TokenSource } from './token-source.js';
 
 export interface TokenManagerOptions extends ClientCredentials {
   /** `{auth_url}/auth/token`. */
   tokenUrl: string;
-  /** Scopes to ask for (space-delimited on the wire). */
+  /** Scopes to ask for (space-delimited on the wire); `*` and other wildcards are sent as is. */
   scopes: readonly string[];
   /** Password grant credentials; also the fallback when a refresh token is dead. */
   username?: string;
@@ -19,6 +19,11 @@ export interface TokenManagerOptions extends ClientCredentials {
   subjectTokenType?: string;
   /** A refresh token to start from (e.g. read from Secrets Manager). */
   refreshToken?: string;
+  /**
+   * The scopes granted with `refreshToken` (saved beside it): the first refresh asks for them.
+   * @default the scopes of `scopes`
+   */
+  refreshTokenScopes?: readonly string[];
   /**
    * Persists a new token pair. Awaited before the pair is used, so a crash can never leave only
    * a dead refresh token saved; if it throws, the pair is not used.
@@ -34,9 +39,25 @@ export interface TokenManagerOptions extends ClientCredentials {
 type Grant = 'password' | 'token_exchange' | 'refresh_token';
 
 /**
+ * Refresh failures a password grant can cure: the refresh token is dead (`invalid_grant`), the
+ * request was refused for its form or scope (`invalid_request`, `invalid_scope`), or the answer
+ * could not be read. A refused client (`invalid_client`) or a failing service is not cured by
+ * another grant with the same client, so those are raised.
+ */
+function curableByPassword(error: unknown): error is AuthError | SchemaError {
+  if (error instanceof SchemaError) return true;
+  return (
+    error instanceof AuthError &&
+    ['invalid_grant', 'invalid_request', 'invalid_scope', UNREADABLE_TOKEN_ERROR].includes(
+      error.code,
+    )
+  );
+}
+
+/**
  * Obtains, caches and renews access tokens: renews ahead of expiry, shares one token request
- * among concurrent callers, rotates refresh tokens through `onTokens`, and falls back to the
- * password grant when a refresh token is dead.
+ * among concurrent callers, rotates refresh tokens through `onTokens`, sends `scope` on every
+ * grant, and falls back to the password grant when a refresh fails in a way it can cure.
  *
  * @example
  * const tokens = new TokenManager(transport, { tokenUrl, clientId, clientSecret,
@@ -58,6 +79,7 @@ export class TokenManager implements TokenSource {
     private readonly options: TokenManagerOptions,
   ) {
     this.refreshToken = options.refreshToken;
+    if (options.refreshTokenScopes?.length) this.lastScopes = [...options.refreshTokenScopes];
   }
 
   /**
@@ -140,13 +162,15 @@ export class TokenManager implements TokenSource {
       try {
         return await this.grant('refresh_token', reason);
       } catch (error) {
-        const dead = error instanceof AuthError && error.code === 'invalid_grant';
-        if (!dead || !this.canUsePassword()) throw error;
+        if (!curableByPassword(error) || !this.canUsePassword()) throw error;
         this.refreshToken = undefined;
         this.transport.events.emit('tokenFallback', {
           from: 'refresh_token',
           to: 'password',
-          error: error.code,
+          error: error instanceof AuthError ? error.code : UNREADABLE_TOKEN_ERROR,
+          ...(error instanceof AuthError && error.status !== undefined
+            ? { status: error.status }
+            : {}),
         });
         return await this.grant('password', reason);
       }
@@ -157,6 +181,17 @@ export class TokenManager implements TokenSource {
       'No way to obtain a token: give credentials, a subject token or a refresh token',
       'no_credentials',
     );
+  }
+
+  /**
+   * The `scope` of a refresh: a wildcard configuration as configured (`*` keeps meaning every
+   * scope of the grant); otherwise the scopes last granted, since RFC 6749 §6 lets a refresh ask
+   * for no scope beyond the original grant and a reduced grant would then fail `invalid_scope`.
+   */
+  private refreshScope(): string {
+    const { scopes } = this.options;
+    if (scopes.some((s) => s.includes('*'))) return scopes.join(' ');
+    return (this.lastScopes?.length ? this.lastScopes : scopes).join(' ');
   }
 
   private canUsePassword(): boolean {
@@ -171,8 +206,12 @@ export class TokenManager implements TokenSource {
     const scope = o.scopes.join(' ');
     let params: Record<string, string>;
     if (grant === 'refresh_token') {
-      // Omitted scope means the original grant's scopes; asking again could fail as invalid_scope.
-      params = { grant_type: 'refresh_token', refresh_token: this.refreshToken ?? '' };
+      // The real service requires scope on every grant, this one included.
+      params = {
+        grant_type: 'refresh_token',
+        refresh_token: this.refreshToken ?? '',
+        scope: this.refreshScope(),
+      };
     } else if (grant === 'password') {
       params = {
         grant_type: 'password',

@@ -15,7 +15,8 @@ import {
   blockedUrlCounts,
   type CartOptions,
 } from './console.js';
-import type { ClientContext } from './context.js';
+import type { CallOptions, ClientContext } from './context.js';
+import { type HealthAnswer, ping, type ServiceInformation, serviceVersion } from './health.js';
 import {
   type DnspReportOptions,
   gsmUsageReport,
@@ -37,6 +38,16 @@ import {
  */
 export class ClientOperations {
   constructor(protected readonly ctx: ClientContext) {}
+
+  /** GET /api/health/ping, unauthenticated: resolves when the service answers 2xx. */
+  ping(options?: CallOptions): Promise<HealthAnswer<undefined>> {
+    return ping(this.ctx, options);
+  }
+
+  /** GET /api/health/version, unauthenticated: the service's name and version. */
+  serviceVersion(options?: CallOptions): Promise<HealthAnswer<ServiceInformation>> {
+    return serviceVersion(this.ctx, options);
+  }
 
   /** 4.1 GET /api/status/site/{keyCode}: agent status of a site's endpoints (paged). */
   siteAgentStatus(keyCode: string, options?: AgentStatusOptions): Paginator<AgentStatus> {

@@ -1,6 +1,6 @@
-import { AuthError, HttpError, type ProblemDetails, RateLimitError } from '../errors/errors.js';
+import { readErrorBody } from '../errors/error-body.js';
+import { AuthError, HttpError, RateLimitError } from '../errors/errors.js';
 import type { HttpResponse } from '../http/transport.js';
-import { ProblemBody } from '../schemas/token.js';
 
 /**
  * Reads the auth-params of a `WWW-Authenticate: Bearer …` header (RFC 6750 §3).
@@ -17,31 +17,24 @@ export function parseWwwAuthenticate(header: string | null): Record<string, stri
   return out;
 }
 
-function problemOf(res: HttpResponse): ProblemDetails | undefined {
-  try {
-    const parsed = ProblemBody.safeParse(JSON.parse(res.text));
-    return parsed.success ? (parsed.data as ProblemDetails) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Turns an error answer into the matching error class: 401/403 → AuthError (with the RFC 6750
- * code and, for 403, the missing scope), 429 → RateLimitError, anything else → HttpError.
+ * code and, for 403, the missing scope), 429 → RateLimitError, anything else → HttpError. The
+ * body is read in any shape (problem details, the real service's envelope, HTML, nothing):
+ * its description becomes the message and its `requestId` a field.
  *
  * @example
  * throw errorFromResponse(res, 'GET', url);
  */
 export function errorFromResponse(res: HttpResponse, method: string, url: string): Error {
-  const problem = problemOf(res);
-  const cause = new HttpError(res.status, method, url, problem);
+  const body = readErrorBody(res.text, res.headers.get('content-type'));
+  const { problem, requestId } = body;
+  const options = { summary: body.summary, ...(requestId ? { requestId } : {}) };
+  const cause = new HttpError(res.status, method, url, problem, options);
   if (res.status === 401 || res.status === 403) {
     const params = parseWwwAuthenticate(res.headers.get('www-authenticate'));
     const code =
-      params.error ??
-      problem?.code ??
-      (res.status === 401 ? 'invalid_token' : 'insufficient_scope');
+      params.error ?? body.code ?? (res.status === 401 ? 'invalid_token' : 'insufficient_scope');
     const scope = params.scope;
     const description = params.error_description ?? problem?.detail;
     const message =
@@ -51,11 +44,16 @@ export function errorFromResponse(res: HttpResponse, method: string, url: string
     return new AuthError(
       message,
       code,
-      { status: res.status, ...(scope ? { scope } : {}), ...(description ? { description } : {}) },
+      {
+        status: res.status,
+        ...(scope ? { scope } : {}),
+        ...(description ? { description } : {}),
+        ...(requestId ? { requestId } : {}),
+      },
       { cause },
     );
   }
   if (res.status === 429)
-    return new RateLimitError(method, url, problem, res.retryAfterMs, { cause });
+    return new RateLimitError(method, url, problem, res.retryAfterMs, { cause, ...options });
   return cause;
 }

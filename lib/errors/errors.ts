@@ -67,7 +67,13 @@ export class AuthError extends SkywatchError {
   constructor(
     message: string,
     readonly code: string,
-    readonly details: { status?: number; scope?: string; description?: string } = {},
+    readonly details: {
+      status?: number;
+      scope?: string;
+      description?: string;
+      /** The service's id of the request, for a support ticket. */
+      requestId?: string;
+    } = {},
     options?: { cause?: unknown },
   ) {
     super(message, options);
@@ -97,28 +103,44 @@ function pathAndQuery(safeUrl: string): string {
   }
 }
 
+/** What an HttpError may carry beyond its cause. */
+export interface HttpErrorOptions {
+  cause?: unknown;
+  /** The message's account of the answer when the body had no detail (an HTML page, nothing). */
+  summary?: string;
+  /** The service's id of the request, when the body named one. */
+  requestId?: string;
+}
+
 /**
  * The service answered with an error status. `path` is the request's path and query, `url` the
- * whole URL; both have secrets in the query redacted.
+ * whole URL; both have secrets in the query redacted. `requestId` is the service's id of the
+ * request (the envelope's `requestId`, a problem's `traceId`): quote it in a support ticket.
  */
 export class HttpError extends SkywatchError {
   /** Path and query, e.g. `/service/api/status/gsm/ABCD-…?batchSize=50`. */
   readonly path: string;
   /** The whole URL, host included. */
   readonly url: string;
+  readonly requestId?: string;
   constructor(
     readonly status: number,
     readonly method: string,
     url: string,
     readonly problem: ProblemDetails | undefined,
-    options?: { cause?: unknown },
+    options: HttpErrorOptions = {},
   ) {
     const safeUrl = redactUrl(url);
-    const what = problem?.detail ?? problem?.title ?? 'no details';
-    super(`${method} ${safeUrl} failed with HTTP ${status}: ${what}`, options);
+    const what = problem?.detail ?? problem?.title ?? options.summary ?? 'no details';
+    super(
+      `${method} ${safeUrl} failed with HTTP ${status}: ${what}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'HttpError';
     this.path = pathAndQuery(safeUrl);
     this.url = safeUrl;
+    const id = options.requestId ?? problem?.requestId ?? problem?.traceId;
+    if (typeof id === 'string') this.requestId = id;
   }
 }
 
@@ -129,7 +151,7 @@ export class RateLimitError extends HttpError {
     url: string,
     problem: ProblemDetails | undefined,
     readonly retryAfter: number | undefined,
-    options?: { cause?: unknown },
+    options?: HttpErrorOptions,
   ) {
     super(429, method, url, problem, options);
     this.name = 'RateLimitError';

@@ -1,6 +1,8 @@
+export { type ErrorBody, type ErrorBodyForm, readErrorBody } from './error-body.js';
 export {
   AuthError,
   HttpError,
+  type HttpErrorOptions,
   NetworkError,
   type ProblemDetails,
   RateLimitError,

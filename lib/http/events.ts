@@ -7,8 +7,11 @@ export interface ClientEvents {
     grant: 'password' | 'token_exchange' | 'refresh_token';
     reason: 'initial' | 'expiring' | 'invalidated';
   };
-  /** A refresh token was dead and the password grant was used instead. */
-  tokenFallback: { from: 'refresh_token'; to: 'password'; error: string };
+  /**
+   * A refresh failed in a way the password grant cures (`error`: `invalid_grant`,
+   * `invalid_request`, `invalid_scope`, `unreadable_response`), and that grant was used instead.
+   */
+  tokenFallback: { from: 'refresh_token'; to: 'password'; error: string; status?: number };
   /** The service granted fewer scopes than were asked for. */
   scopesReduced: { requested: string[]; granted: string[]; missing: string[] };
 }

@@ -14,6 +14,7 @@ export {
   isRetryableStatus,
   parseRetryAfter,
   type RetryOptions,
+  retryDelay,
 } from './retry.js';
 export {
   type HttpRequest,

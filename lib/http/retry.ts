@@ -8,6 +8,11 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Most time spent waiting between attempts in one call, in ms. @default 20000 */
   maxTotalWaitMs?: number;
+  /**
+   * First backoff ceiling in ms after a 429 without Retry-After (the real service sends none):
+   * a throttled service is given more room than a dropped connection. @default 1000
+   */
+  rateLimitBaseDelayMs?: number;
 }
 
 export const DEFAULT_RETRY: Required<RetryOptions> = {
@@ -15,6 +20,7 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
   baseDelayMs: 200,
   maxDelayMs: 5000,
   maxTotalWaitMs: 20_000,
+  rateLimitBaseDelayMs: 1000,
 };
 
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
@@ -72,6 +78,26 @@ export function backoffDelay(
 ): number {
   const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, retry - 1));
   return Math.floor(random() * ceiling);
+}
+
+/**
+ * The wait before retry number `retry`: the service's Retry-After when it gave one; else full
+ * jitter, from a larger first ceiling after a 429 so that a throttled service is not hammered.
+ *
+ * @example
+ * retryDelay(1, 429, undefined, DEFAULT_RETRY, Math.random); // 0..1000 ms
+ */
+export function retryDelay(
+  retry: number,
+  status: number | undefined,
+  retryAfterMs: number | undefined,
+  options: Required<RetryOptions>,
+  random: () => number,
+): number {
+  if (retryAfterMs !== undefined) return retryAfterMs;
+  if (status !== 429) return backoffDelay(retry, options, random);
+  const baseDelayMs = Math.max(options.baseDelayMs, options.rateLimitBaseDelayMs);
+  return backoffDelay(retry, { ...options, baseDelayMs }, random);
 }
 
 /**

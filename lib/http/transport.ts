@@ -4,13 +4,13 @@ import { type Clock, systemClock } from './clock.js';
 import { type DeadlineOptions, resolveDeadline } from './deadline.js';
 import { ClientEmitter } from './events.js';
 import {
-  backoffDelay,
   DEFAULT_RETRY,
   errorCode,
   isConnectError,
   isRetryableStatus,
   parseRetryAfter,
   type RetryOptions,
+  retryDelay,
 } from './retry.js';
 
 export interface TransportOptions extends DeadlineOptions {
@@ -101,18 +101,22 @@ export class Transport {
       );
       let reason: string;
       let retryAfterMs: number | undefined;
+      let status: number | undefined;
       if ('response' in outcome) {
         const { response } = outcome;
         const broken = response.status < 300 && response.decoded === BROKEN;
         if (!(idempotent && (isRetryableStatus(response.status) || broken))) return response;
         reason = broken ? 'broken body' : `HTTP ${response.status}`;
         retryAfterMs = response.retryAfterMs;
+        status = response.status;
         if (attempt >= this.retry.maxAttempts) return response;
       } else {
         if (!outcome.retryable || attempt >= this.retry.maxAttempts) throw outcome.error;
         reason = outcome.error.message;
       }
-      const delay = retryAfterMs ?? backoffDelay(attempt, this.retry, () => this.clock.random());
+      const delay = retryDelay(attempt, status, retryAfterMs, this.retry, () =>
+        this.clock.random(),
+      );
       const tooLate = this.clock.now() + delay >= deadline;
       if (tooLate || waited + delay > this.retry.maxTotalWaitMs) {
         if ('response' in outcome) return outcome.response;

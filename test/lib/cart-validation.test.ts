@@ -124,6 +124,15 @@ describe('Function: userAgent', () => {
     expect(userAgent()).toBe(
       `Skywatch/${VERSION} (+https://github.com/skywatch) node/${process.version}`,
     );
-    expect(userAgent('report-fetcher')).toMatch(/ node\/v\d+\.\d+\.\d+ report-fetcher$/);
+    expect(userAgent('report-fetcher')).toMatch(
+      new RegExp(` node/v\\d+\\.\\d+\\.\\d+ report-fetcher/${VERSION.replaceAll('.', '\\.')}$`),
+    );
+    // Every product token outside the comment is a name/version pair, as the service asks.
+    const tokens = userAgent('token-refresher custom/2.1')
+      .replace(/\([^)]*\)/g, '')
+      .split(/\s+/)
+      .filter(Boolean);
+    expect(tokens.every((t) => /^[\w.-]+\/[\w.-]+$/.test(t))).toBe(true);
+    expect(tokens).toContain('custom/2.1');
   });
 });

@@ -169,7 +169,7 @@ describe('Class: TokenManager', () => {
     expect((await m.getToken()).value).toBe('access-1-xxxxxxxx');
     expect(seen).toContainEqual([
       'tokenFallback',
-      { from: 'refresh_token', to: 'password', error: 'invalid_grant' },
+      { from: 'refresh_token', to: 'password', error: 'invalid_grant', status: 400 },
     ]);
   });
 

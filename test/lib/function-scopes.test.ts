@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  allOperationScopes,
+  FUNCTION_OPERATIONS,
+  functionScopes,
+  OPERATION_SCOPES,
+} from '../../lib/index.js';
+
+const FUNCTIONS = join(import.meta.dirname, '../../functions');
+const OPS = Object.keys(OPERATION_SCOPES);
+
+/** The client operations a function folder's source calls, read from the source itself. */
+function calledOperations(folder: string): string[] {
+  const found = new Set<string>();
+  for (const file of readdirSync(join(FUNCTIONS, folder))) {
+    if (!file.endsWith('.ts')) continue;
+    const text = readFileSync(join(FUNCTIONS, folder, file), 'utf8');
+    for (const m of text.matchAll(/\.(\w+)\(/g))
+      if (OPS.includes(m[1] ?? '')) found.add(m[1] ?? '');
+  }
+  return [...found].sort();
+}
+
+describe('Table: FUNCTION_OPERATIONS', () => {
+  const folders = readdirSync(FUNCTIONS).filter((f) => f !== 'shared');
+
+  it('lists every function folder', () => {
+    expect(Object.keys(FUNCTION_OPERATIONS).sort()).toEqual([...folders].sort());
+  });
+
+  for (const folder of folders) {
+    it(`lists exactly the operations ${folder} calls`, () => {
+      const listed = [...(FUNCTION_OPERATIONS[folder as keyof typeof FUNCTION_OPERATIONS] ?? [])];
+      expect(listed.sort()).toEqual(calledOperations(folder));
+    });
+  }
+
+  it('needs only scopes the default token asks for', () => {
+    const base = 'https://h.example/service';
+    const all = allOperationScopes(base);
+    for (const fn of Object.keys(FUNCTION_OPERATIONS) as (keyof typeof FUNCTION_OPERATIONS)[]) {
+      for (const scope of functionScopes(fn, base)) expect(all).toContain(scope);
+    }
+    expect(functionScopes('blocked-url-alerter', base)).toEqual([
+      'SkyStatus.Reporting',
+      'Console.GSM',
+    ]);
+    expect(functionScopes('token-refresher', base)).toEqual([]);
+  });
+});
