@@ -1,14 +1,18 @@
-// Refused deliveries for the webhook fuzz suite: broken in their signature, their size or their
-// JSON here; broken against the request schema in webhook-body-breaks.ts.
+// Refused deliveries for the webhook fuzz suite: broken in their signature headers, their size,
+// their media type, their JSON or their idempotency key here; against the request schema in
+// webhook-body-breaks.ts.
 import fc from 'fast-check';
-import { sign } from '../../../functions/cart-customer-webhook/signature.js';
+import { webhookHeaders } from '../../../lib/webhooks/index.js';
 import { type Json, type Refused, schemaBreak } from './webhook-body-breaks.js';
 
 export type { Refused };
 
-export const SIGNATURE = 'skywatch-signature';
 export const MAX_BODY_BYTES = 32 * 1024;
 const TOLERANCE_SECONDS = 300;
+const ID = 'webhook-id';
+const TIMESTAMP = 'webhook-timestamp';
+const SIGNATURE = 'webhook-signature';
+const V1_SHAPE = /^v1,[A-Za-z0-9+/]{43}=$/;
 
 const letters = (max: number) => fc.stringMatching(new RegExp(`^[A-Za-z][A-Za-z ]{0,${max}}$`));
 
@@ -31,20 +35,48 @@ export const validRequest = (cart: string) =>
     reseller: fc.option(customer, { nil: undefined }),
   });
 
-/** Any refused delivery, signed with `secret` unless the category is about the signature. */
+/** A delivery the webhook has already answered: its id and the exact body it was for. */
+export interface Answered {
+  id: string;
+  body: string;
+}
+
+/**
+ * Any refused delivery, signed with `secret` under a fresh webhook-id unless the category is
+ * about the signature or the key.
+ */
 export function refusedDelivery(
   secret: string,
   cart: string,
   now: () => number,
+  answered: Answered,
 ): fc.Arbitrary<Refused> {
   const seconds = () => Math.floor(now() / 1000);
-  const signed = (r: Refused): Refused => ({ ...r, signature: sign(secret, seconds(), r.body) });
-  const sig = { status: 401, field: SIGNATURE };
+  let serial = 0;
+  const freshId = () => `msg_fuzz_${Date.now()}_${serial++}`;
+  const headersFor = (body: string, options: { id?: string; at?: number; key?: string } = {}) =>
+    webhookHeaders([options.key ?? secret], {
+      id: options.id ?? freshId(),
+      timestamp: options.at ?? seconds(),
+      body,
+    });
+  const signed = (r: Refused): Refused => ({ ...r, headers: headersFor(r.body) });
+  const sig = (header: string, error: string, mentions: string) => ({
+    status: 401,
+    field: header,
+    error,
+    mentions,
+  });
   return validRequest(cart).chain((request) => {
     const body = JSON.parse(JSON.stringify(request)) as Json;
     const text = JSON.stringify(body);
+    const without = (name: string): Record<string, string> => {
+      const all: Record<string, string> = headersFor(text);
+      const { [name]: _gone, ...rest } = all;
+      return rest;
+    };
     return fc.oneof(
-      { weight: 4, arbitrary: schemaBreak(body).map(signed) },
+      { weight: 8, arbitrary: schemaBreak(body).map(signed) },
       {
         weight: 1,
         arbitrary: fc
@@ -69,7 +101,7 @@ export function refusedDelivery(
             signed({
               category: 'malformed json',
               body: t,
-              signature: '',
+              headers: {},
               status: 400,
               error: 'malformed_json',
               mentions: 'JSON',
@@ -78,27 +110,54 @@ export function refusedDelivery(
       },
       {
         weight: 1,
-        arbitrary: fc.constant<Refused>({
+        arbitrary: fc.constantFrom(SIGNATURE, ID, TIMESTAMP).map((header) => ({
           category: 'unsigned',
           body: text,
-          signature: undefined,
-          ...sig,
-          error: 'signature_missing',
-          mentions: SIGNATURE,
-        }),
+          headers: without(header),
+          ...sig(header, 'signature_missing', header),
+        })),
       },
       {
         weight: 1,
         arbitrary: fc
-          .string({ minLength: 16, maxLength: 40 })
+          .oneof(
+            fc.string({ minLength: 1, maxLength: 300 }),
+            fc.constantFrom('msg.1', 'a b', 'x'.repeat(256), 'é', 'msg\t1'),
+          )
+          .filter((id) => !/^[\x21-\x2d\x2f-\x7e]{1,255}$/.test(id))
+          .map((id) => ({
+            category: 'malformed id',
+            body: text,
+            headers: { ...headersFor(text), [ID]: id },
+            ...sig(ID, 'signature_malformed', ID),
+          })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .oneof(
+            fc.string({ minLength: 1, maxLength: 20 }),
+            fc.constantFrom('-1', '1.5', '+170', '0x10', '1e9', `${seconds()} `),
+          )
+          .filter((t) => !/^\d{1,12}$/.test(t))
+          .map((t) => ({
+            category: 'malformed timestamp',
+            body: text,
+            headers: { ...headersFor(text), [TIMESTAMP]: t },
+            ...sig(TIMESTAMP, 'signature_malformed', TIMESTAMP),
+          })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .uint8Array({ minLength: 24, maxLength: 64 })
+          .map((bytes) => `whsec_${Buffer.from(bytes).toString('base64')}`)
           .filter((s) => s !== secret)
           .map((wrong) => ({
             category: 'wrong secret',
             body: text,
-            signature: sign(wrong, seconds(), text),
-            ...sig,
-            error: 'signature_mismatch',
-            mentions: 'does not match',
+            headers: headersFor(text, { key: wrong }),
+            ...sig(SIGNATURE, 'signature_mismatch', 'does not match'),
           })),
       },
       {
@@ -106,10 +165,8 @@ export function refusedDelivery(
         arbitrary: fc.constantFrom(' ', '\n', '{}').map((extra) => ({
           category: 'tampered body',
           body: `${text}${extra}`,
-          signature: sign(secret, seconds(), text),
-          ...sig,
-          error: 'signature_mismatch',
-          mentions: 'does not match',
+          headers: headersFor(text),
+          ...sig(SIGNATURE, 'signature_mismatch', 'does not match'),
         })),
       },
       {
@@ -118,20 +175,20 @@ export function refusedDelivery(
           .oneof(
             fc.string({ minLength: 1, maxLength: 80 }),
             fc.constantFrom(
-              't=,v1=',
-              'v1=deadbeef',
-              `t=${seconds()}`,
-              `t=abc,v1=${'0'.repeat(64)}`,
+              'v1,',
+              `t=${seconds()},v1=${'ab'.repeat(32)}`,
+              `v1,${'AB'.repeat(32)}`,
+              'v1a,hnO3f9T8Ytu9HwrXslvumlUpqtNVqkhqw/enGzPCXe5BdqzCInXqYXFymVJaA7AZdpXwVLPo3mNl8EM+m7TBAg==',
+              `v2,${Buffer.alloc(32).toString('base64')}`,
+              `v1,${Buffer.alloc(31).toString('base64')}`,
             ),
           )
-          .filter((h) => h.trim() !== '')
+          .filter((h) => h.trim() !== '' && !h.split(' ').some((e) => V1_SHAPE.test(e)))
           .map((header) => ({
             category: 'malformed signature',
             body: text,
-            signature: header,
-            ...sig,
-            error: 'signature_malformed',
-            mentions: SIGNATURE,
+            headers: { ...headersFor(text), [SIGNATURE]: header },
+            ...sig(SIGNATURE, 'signature_malformed', SIGNATURE),
           })),
       },
       {
@@ -141,11 +198,61 @@ export function refusedDelivery(
           .map(([age, future]) => ({
             category: 'replayed',
             body: text,
-            signature: sign(secret, seconds() + (future ? age : -age), text),
-            ...sig,
-            error: 'signature_expired',
-            mentions: 'tolerance',
+            headers: headersFor(text, { at: seconds() + (future ? age : -age) }),
+            ...sig(TIMESTAMP, 'signature_expired', 'tolerance'),
           })),
+      },
+      {
+        weight: 1,
+        // A captured delivery sent again under another id: the id is signed.
+        arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/).map((id) => {
+          const captured = headersFor(text);
+          return {
+            category: 're-keyed',
+            body: text,
+            headers: { ...captured, [ID]: captured[ID] === id ? `${id}x` : id },
+            ...sig(SIGNATURE, 'signature_mismatch', 'does not match'),
+          };
+        }),
+      },
+      {
+        weight: 2,
+        // The id of a delivery already answered, properly signed, with another payload.
+        arbitrary: fc.constant(text === answered.body ? `${text} ` : text).map((other) => ({
+          category: 'reused id',
+          body: other,
+          headers: headersFor(other, { id: answered.id }),
+          status: 422,
+          error: 'idempotency_key_reused',
+          field: ID,
+          mentions: JSON.stringify(answered.id),
+        })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom(
+            'text/plain',
+            'application/json-patch+json',
+            'application/merge-patch+json',
+            'application/json; charset=utf-16',
+            'application/json; charset=iso-8859-1',
+            'application/jsonp',
+            'application/x-www-form-urlencoded',
+            '',
+          )
+          .map((contentType) =>
+            signed({
+              category: 'bad media type',
+              body: text,
+              headers: {},
+              contentType,
+              status: 415,
+              error: 'unsupported_media_type',
+              field: 'Content-Type',
+              mentions: 'application/json',
+            }),
+          ),
       },
       {
         weight: 1,
@@ -165,7 +272,7 @@ export function refusedDelivery(
             const r: Refused = {
               category: 'oversized',
               body: big,
-              signature: undefined,
+              headers: {},
               status: 413,
               error: 'payload_too_large',
               field: '(body)',
