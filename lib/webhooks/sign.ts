@@ -8,7 +8,7 @@ import { parseSigningSecret } from './secret.js';
  * `standardwebhooks` package because its `sign` and `verify` turn a Buffer body into text with
  * `payload.toString()` and encode it again: bytes that are not valid UTF-8 come back as U+FFFD,
  * so what it checks is not what was sent (and its tolerance and clock are fixed). The published
- * test vectors of that package pass here (test/webhooks/standard-webhooks.test.ts).
+ * test vectors of that package pass here (test/lib/webhooks/standard-webhooks.test.ts).
  */
 export const HEADER_ID = 'webhook-id';
 export const HEADER_TIMESTAMP = 'webhook-timestamp';
