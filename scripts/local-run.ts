@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import { startEmulator } from '../emulator/index.js';
-import { sign } from '../functions/cart-customer-webhook/signature.js';
 import { createAwsClients } from '../lib/aws/index.js';
+import { generateSigningSecret, webhookHeaders } from '../lib/webhooks/index.js';
 import { type StoredObject, summariseArchive } from './local/archive-summary.js';
 import { demoCredentials, functionEnv } from './local/function-env.js';
 import { loadHandler } from './local/functions.js';
@@ -42,7 +41,7 @@ async function main(): Promise<void> {
     step(
       'Creating the bucket, alert topic (+ a queue subscribed to it), fan-out queue and secrets',
     );
-    const webhookSecret = randomBytes(24).toString('hex');
+    const webhookSecret = generateSigningSecret();
     const res = await provision(
       aws,
       `skywatch-local-${Date.now()}`,
@@ -104,8 +103,12 @@ async function main(): Promise<void> {
       requestContext: { http: { method: 'POST' } },
       headers: {
         'content-type': 'application/json',
-        'idempotency-key': `order-${cart}`,
-        'skywatch-signature': sign(webhookSecret, Math.floor(Date.now() / 1000), body),
+        // A sender's retry keeps the webhook-id and signs again with a new timestamp.
+        ...webhookHeaders([webhookSecret], {
+          id: `order-${cart}`,
+          timestamp: Math.floor(Date.now() / 1000),
+          body,
+        }),
       },
       body,
       isBase64Encoded: false,

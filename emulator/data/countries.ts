@@ -1,10 +1,11 @@
+import { all } from 'iso-3166-1';
+
 /**
- * ISO 3166-1 alpha-2 codes, from the ICU data Node ships rather than a list kept by hand. ICU
- * also names groupings (EU, UN, QO, EZ) and "unknown" (ZZ), which are not countries.
+ * The assigned ISO 3166-1 alpha-2 codes, from the same package as lib/validation/country.ts, so
+ * the stand-in and the client agree on one list.
  */
-const names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'ZZ']);
+const CODES = new Set(all().map((c) => c.alpha2));
 
 export function isCountryCode(code: string): boolean {
-  return /^[A-Z]{2}$/.test(code) && !NOT_COUNTRIES.has(code) && names.of(code) !== undefined;
+  return CODES.has(code);
 }

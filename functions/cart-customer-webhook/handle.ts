@@ -2,10 +2,16 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { StateStore } from '../../lib/aws/index.js';
 import type { AddCustomersToCartResponse, SkywatchClient } from '../../lib/index.js';
 import * as z from '../../lib/zod.js';
-import { claim, complete, recordKey, release } from './idempotency.js';
-import { toCartRequest, WebhookRequest } from './request.js';
+import { claim, complete, payloadDigest, recordKey, release } from './idempotency.js';
+import {
+  isJsonMediaType,
+  issueField,
+  issueMessage,
+  toCartRequest,
+  WebhookRequest,
+} from './request.js';
 import { fromUpstream, json, refuse, type WebhookResponse, WHOLE_BODY } from './responses.js';
-import { checkSignature, SIGNATURE_HEADER } from './signature.js';
+import { checkSignature, HEADER_ID, type SigningSecrets, signingKeys } from './signature.js';
 
 export const MAX_BODY_BYTES = 32 * 1024;
 
@@ -15,7 +21,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 export interface WebhookDeps {
   client: SkywatchClient;
   state: StateStore;
-  signingSecret: () => Promise<string | undefined>;
+  /** The current signing secret and, while one is phased out, the previous one. */
+  signingSecrets: () => Promise<SigningSecrets>;
   toleranceSeconds: number;
   /** A claim on an idempotency key older than this was abandoned and may be taken over. */
   takeoverSeconds: number;
@@ -24,21 +31,51 @@ export interface WebhookDeps {
   warn?: (message: string, error: unknown) => void;
 }
 
-const SIGNATURE_MESSAGES = {
-  missing: `the ${SIGNATURE_HEADER} header is required`,
-  malformed: `the ${SIGNATURE_HEADER} header must read t=<unix seconds>,v1=<hex HMAC-SHA256>`,
-  expired: 'the signature timestamp is outside the tolerance window (replayed or clock skew)',
-  mismatch: 'the signature does not match the body',
-} as const;
+function headerOf(event: APIGatewayProxyEventV2) {
+  const headers = new Map(
+    Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v] as const),
+  );
+  return (name: string): string | undefined => headers.get(name);
+}
 
-function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
-  const found = Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === name);
-  return found?.[1];
+/** The id as echoed in a refusal: signed, so the sender's own, but kept short. */
+const shown = (id: string) => JSON.stringify(id.length > 64 ? `${id.slice(0, 63)}…` : id);
+
+/** The body as JSON, or the 4xx that says why not. */
+function readBody(
+  raw: Buffer,
+  contentType: string | undefined,
+): { request: WebhookRequest } | WebhookResponse {
+  if (!isJsonMediaType(contentType))
+    return refuse(
+      415,
+      'unsupported_media_type',
+      'send the body as application/json (charset, if given, utf-8)',
+      'Content-Type',
+    );
+  let text: string;
+  try {
+    text = UTF8.decode(raw);
+  } catch {
+    return refuse(400, 'invalid_encoding', 'the body must be UTF-8 encoded JSON', WHOLE_BODY);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refuse(400, 'malformed_json', 'the body is not valid JSON', WHOLE_BODY);
+  }
+  const parsed = z.safeParse(WebhookRequest, body);
+  if (parsed.success) return { request: parsed.data };
+  const issue = parsed.error.issues[0];
+  const field = issueField(issue) ?? WHOLE_BODY;
+  return refuse(400, 'invalid_request', `${field}: ${issueMessage(issue)}`, field);
 }
 
 /**
- * One webhook delivery: method, size, signature, JSON, schema, idempotency, then 4.10. Every
- * refusal happens before the service is called and says what is wrong.
+ * One webhook delivery: method, size, Standard Webhooks signature, media type, JSON, schema,
+ * idempotency on the signed webhook-id, then 4.10. Every refusal happens before the service is
+ * called and says what is wrong.
  */
 export async function handleDelivery(
   deps: WebhookDeps,
@@ -58,64 +95,20 @@ export async function handleDelivery(
       WHOLE_BODY,
     );
   }
-  const secret = await deps.signingSecret();
-  if (!secret)
-    return refuse(
-      503,
-      'not_configured',
-      'the webhook signing secret is not set; operators must add it',
-    );
+  const keys = signingKeys(await deps.signingSecrets());
+  if (!Array.isArray(keys)) return keys;
   const now = deps.now ?? Date.now;
-  const problem = checkSignature(
-    header(event, SIGNATURE_HEADER),
-    secret,
-    raw,
-    Math.floor(now() / 1000),
-    deps.toleranceSeconds,
-  );
-  if (problem)
-    return refuse(401, `signature_${problem}`, SIGNATURE_MESSAGES[problem], SIGNATURE_HEADER);
-  const type = header(event, 'content-type') ?? '';
-  if (!/^application\/json\b/i.test(type))
-    return refuse(
-      415,
-      'unsupported_media_type',
-      'send the body as application/json',
-      'Content-Type',
-    );
+  const header = headerOf(event);
+  const signed = checkSignature(header, raw, keys, Math.floor(now() / 1000), deps.toleranceSeconds);
+  if (!('id' in signed)) return signed;
+  const read = readBody(raw, header('content-type'));
+  if (!('request' in read)) return read;
+  const { request } = read;
 
-  let text: string;
-  try {
-    text = UTF8.decode(raw);
-  } catch {
-    return refuse(400, 'invalid_encoding', 'the body must be UTF-8 encoded JSON', WHOLE_BODY);
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return refuse(400, 'malformed_json', 'the body is not valid JSON', WHOLE_BODY);
-  }
-  const parsed = z.safeParse(WebhookRequest, body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || WHOLE_BODY;
-    return refuse(400, 'invalid_request', `${field}: ${issue?.message ?? 'is invalid'}`, field);
-  }
-
-  const idempotencyKey = header(event, 'idempotency-key');
-  if (idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(idempotencyKey)) {
-    return refuse(
-      400,
-      'invalid_idempotency_key',
-      'Idempotency-Key must be 1–255 visible ASCII characters',
-      'Idempotency-Key',
-    );
-  }
-  // Without a key the signed body itself identifies the delivery.
-  const keyedBy = idempotencyKey === undefined ? SIGNATURE_HEADER : 'Idempotency-Key';
-  const key = recordKey(idempotencyKey ?? `${header(event, SIGNATURE_HEADER)}`);
-  const claimed = await claim(deps.state, key, {
+  // The signed webhook-id is the key: a sender's retry keeps it, a replay cannot change it.
+  const key = recordKey('webhook-id', signed.id);
+  const digest = payloadDigest(raw);
+  const claimed = await claim(deps.state, key, digest, {
     takeoverMs: deps.takeoverSeconds * 1000,
     now,
   });
@@ -126,29 +119,34 @@ export async function handleDelivery(
       body: claimed.body,
     };
   }
+  if (claimed.kind === 'conflict')
+    return refuse(
+      422,
+      'idempotency_key_reused',
+      `webhook-id ${shown(signed.id)} was already used for another payload; a retry must send the same body, a new event needs a new webhook-id`,
+      HEADER_ID,
+    );
   if (claimed.kind === 'in-flight')
     return refuse(
       409,
       'in_progress',
-      'a delivery with this idempotency key is still being processed; retry later',
-      keyedBy,
+      `the delivery with webhook-id ${shown(signed.id)} is still being processed; retry later`,
+      HEADER_ID,
     );
 
   let customers: AddCustomersToCartResponse;
   try {
-    customers = await deps.client.addCartCustomers(
-      parsed.data.vendorOrderCode,
-      toCartRequest(parsed.data),
-    );
+    customers = await deps.client.addCartCustomers(request.vendorOrderCode, toCartRequest(request));
   } catch (error) {
     // If the claim cannot be freed, the takeover window frees it: the caller hears the service.
     await release(deps.state, key, claimed.etag).catch((e) => deps.warn?.('release failed', e));
     return fromUpstream(error);
   }
-  const answer = json(200, { vendorOrderCode: parsed.data.vendorOrderCode, customers });
+  const answer = json(200, { vendorOrderCode: request.vendorOrderCode, customers });
   // The service has the customers whatever happens to the record, so the caller hears so.
   try {
-    if (!(await complete(deps.state, key, claimed.etag, answer.statusCode, answer.body)))
+    const stored = { statusCode: answer.statusCode, body: answer.body, digest };
+    if (!(await complete(deps.state, key, claimed.etag, stored)))
       deps.warn?.('a later delivery took this one over before its answer was stored', undefined);
   } catch (error) {
     deps.warn?.('the answer could not be stored for replays', error);

@@ -20,9 +20,16 @@ const env = readEnv(
 const obs = observability('cart-customer-webhook');
 const runtime = serviceRuntime('cart-customer-webhook', obs, env);
 const state = new StateStore(s3Client(), env.REPORT_BUCKET);
-const signingSecret = async () =>
-  (await runtime.secrets.read(env.CREDENTIALS_SECRET_ARN, CredentialsSecretSchema))
-    .webhookSigningSecret;
+const signingSecrets = async () => {
+  const credentials = await runtime.secrets.read(
+    env.CREDENTIALS_SECRET_ARN,
+    CredentialsSecretSchema,
+  );
+  return {
+    webhookSigningSecret: credentials.webhookSigningSecret,
+    webhookSigningSecretPrevious: credentials.webhookSigningSecretPrevious,
+  };
+};
 
 export const handler = lambda(obs, async (event: APIGatewayProxyEventV2, context) => {
   runtime.bind(context);
@@ -31,7 +38,7 @@ export const handler = lambda(obs, async (event: APIGatewayProxyEventV2, context
       {
         client: runtime.client,
         state,
-        signingSecret,
+        signingSecrets,
         toleranceSeconds: env.WEBHOOK_TOLERANCE_SECONDS,
         takeoverSeconds: env.WEBHOOK_CLAIM_TAKEOVER_SECONDS,
         warn: (message, error) =>

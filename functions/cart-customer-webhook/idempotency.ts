@@ -10,33 +10,62 @@ import * as z from '../../lib/zod.js';
  * (just above the function's timeout, so its Lambda is gone) was abandoned: the Lambda died,
  * or could not record its answer. The next retry takes it over with a conditional write and
  * calls the service again, which 4.10 allows: it sets the cart's customers, it does not add.
+ *
+ * Every record holds the digest of the payload it is for: the same key with another payload is
+ * a conflict, never a replay of another delivery's answer (a released record answered nothing
+ * and is free for any payload).
  */
+const Digest = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/));
 const Stored = z.discriminatedUnion('state', [
-  // No claimedAt: written by a version without takeover, which has since been replaced.
-  z.object({ state: z.literal('pending'), claimedAt: z.optional(z.iso.datetime()) }),
+  z.object({ state: z.literal('pending'), claimedAt: z.iso.datetime(), digest: Digest }),
   z.object({ state: z.literal('released') }),
-  z.object({ state: z.literal('done'), statusCode: z.number(), body: z.string() }),
+  z.object({
+    state: z.literal('done'),
+    statusCode: z.number(),
+    body: z.string(),
+    digest: Digest,
+  }),
 ]);
 type Stored = z.infer<typeof Stored>;
 
 export type Claim =
   | { kind: 'claimed'; etag: string }
   | { kind: 'replay'; statusCode: number; body: string }
-  | { kind: 'in-flight' };
+  | { kind: 'in-flight' }
+  /** The key was used for another payload. */
+  | { kind: 'conflict' };
 
 export interface ClaimOptions {
   takeoverMs: number;
   now: () => number;
 }
 
-export function recordKey(idempotencyKey: string): string {
-  return `cart-customer-webhook/idempotency/${createHash('sha256').update(idempotencyKey).digest('hex')}.json`;
+/**
+ * The kinds of key a record can be for, each its own folder, so that a value of one kind can
+ * never name a record of another (as a key equal to another delivery's signature once did).
+ */
+export type KeyKind = 'webhook-id';
+
+/**
+ * Where the record of one key lives. The key is hashed: it is the sender's text.
+ *
+ * @example
+ * recordKey('webhook-id', 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W');
+ */
+export function recordKey(kind: KeyKind, key: string): string {
+  const hash = createHash('sha256').update(key).digest('hex');
+  return `cart-customer-webhook/idempotency/${kind}/${hash}.json`;
+}
+
+/** The digest a record keeps of the payload it answered for. */
+export function payloadDigest(payload: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(payload).digest('hex')}`;
 }
 
 function isFree(stored: Stored, options: ClaimOptions): boolean {
   if (stored.state === 'released') return true;
   if (stored.state !== 'pending') return false;
-  return !stored.claimedAt || options.now() - Date.parse(stored.claimedAt) > options.takeoverMs;
+  return options.now() - Date.parse(stored.claimedAt) > options.takeoverMs;
 }
 
 async function write(
@@ -53,15 +82,21 @@ async function write(
   }
 }
 
-export async function claim(state: StateStore, key: string, options: ClaimOptions): Promise<Claim> {
+export async function claim(
+  state: StateStore,
+  key: string,
+  digest: string,
+  options: ClaimOptions,
+): Promise<Claim> {
   // Each lost race means someone else changed the record: look again, a few times at most.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const pending = { state: 'pending', claimedAt: new Date(options.now()).toISOString() };
+    const pending = { state: 'pending', claimedAt: new Date(options.now()).toISOString(), digest };
     const created = await write(state, key, pending, { ifNoneMatch: true });
     if (created !== undefined) return { kind: 'claimed', etag: created };
     const existing = await state.get(key, Stored);
     if (!existing) continue;
     const stored = existing.value;
+    if (stored.state !== 'released' && stored.digest !== digest) return { kind: 'conflict' };
     if (stored.state === 'done') {
       return { kind: 'replay', statusCode: stored.statusCode, body: stored.body };
     }
@@ -80,12 +115,9 @@ export async function complete(
   state: StateStore,
   key: string,
   etag: string,
-  statusCode: number,
-  body: string,
+  answer: { statusCode: number; body: string; digest: string },
 ): Promise<boolean> {
-  return (
-    (await write(state, key, { state: 'done', statusCode, body }, { ifMatch: etag })) !== undefined
-  );
+  return (await write(state, key, { state: 'done', ...answer }, { ifMatch: etag })) !== undefined;
 }
 
 /** Frees our claim after a failed call, so the caller's retry goes through at once. */

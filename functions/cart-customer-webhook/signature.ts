@@ -1,42 +1,77 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  HEADER_ID,
+  HEADER_SIGNATURE,
+  HEADER_TIMESTAMP,
+  parseSigningSecret,
+  type Verified,
+  verifyWebhook,
+  type WebhookHeader,
+} from '../../lib/webhooks/index.js';
+import { refuse, type WebhookResponse } from './responses.js';
 
 /**
- * Webhook signatures, Stripe-style: `Skywatch-Signature: t=<unix seconds>,v1=<hex>` where the
- * hex is HMAC-SHA256(secret, `${t}.` followed by the raw body bytes). Signing the timestamp with
- * the body lets us refuse replays outside the tolerance window. The body is taken as the bytes
- * that were sent, never as text decoded and encoded again: that would change bytes that are not
- * valid UTF-8 and the signature with them. A string body stands for its UTF-8 bytes.
+ * The delivery's Standard Webhooks headers against our signing secrets (see lib/webhooks). The
+ * old `Skywatch-Signature` scheme is gone, not accepted beside: 0.x, one sender, and a second
+ * scheme would be a second way in (docs/operations.md).
  */
-export const SIGNATURE_HEADER = 'skywatch-signature';
+export { HEADER_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP };
 
-export type SignatureProblem = 'missing' | 'malformed' | 'expired' | 'mismatch';
+const LEGACY_SIGNATURE = 'skywatch-signature';
 
-function mac(secret: string, timestamp: string, rawBody: string | Uint8Array): Buffer {
-  return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest();
+/** The credentials-secret fields that hold signing secrets, the current one first. */
+export interface SigningSecrets {
+  webhookSigningSecret?: string | undefined;
+  webhookSigningSecretPrevious?: string | undefined;
 }
 
-export function sign(secret: string, timestamp: number, rawBody: string | Uint8Array): string {
-  return `t=${timestamp},v1=${mac(secret, String(timestamp), rawBody).toString('hex')}`;
+/** Keys to verify with, or the refusal naming the field that is wrong (never its value). */
+export function signingKeys(secrets: SigningSecrets): Uint8Array[] | WebhookResponse {
+  if (!secrets.webhookSigningSecret)
+    return refuse(
+      503,
+      'not_configured',
+      'the webhook signing secret is not set; operators must add it',
+    );
+  try {
+    return Object.entries(secrets)
+      .filter(([, value]) => value !== undefined)
+      .map(([field, value]) => parseSigningSecret(value as string, field));
+  } catch (error) {
+    return refuse(
+      503,
+      'not_configured',
+      `${(error as Error).message}; operators must correct the credentials secret`,
+    );
+  }
 }
 
-/** Undefined when the signature is good; otherwise what is wrong with it. */
+const MESSAGES: Record<Exclude<Verified, { ok: true }>['problem'], (h: WebhookHeader) => string> = {
+  missing: (h) => `the ${h} header is required (Standard Webhooks)`,
+  malformed: (h) =>
+    h === HEADER_ID
+      ? `${h} must be 1–255 visible ASCII characters other than "."`
+      : h === HEADER_TIMESTAMP
+        ? `${h} must be the unix time in seconds`
+        : `${h} must hold one or more "v1,<base64 HMAC-SHA256>" separated by spaces`,
+  expired: (h) => `${h} is outside the tolerance window (replayed or clock skew)`,
+  mismatch: () => 'the signature does not match the webhook-id, webhook-timestamp and body',
+};
+
+/**
+ * The verified webhook-id, or the 401 that names the header at fault. A sender still on the
+ * old scheme hears so.
+ */
 export function checkSignature(
-  header: string | undefined,
-  secret: string,
-  rawBody: string | Uint8Array,
+  header: (name: string) => string | undefined,
+  raw: Uint8Array,
+  keys: readonly Uint8Array[],
   nowSeconds: number,
   toleranceSeconds: number,
-): SignatureProblem | undefined {
-  if (!header) return 'missing';
-  const fields = new Map(
-    header.split(',').map((part) => {
-      const eq = part.indexOf('=');
-      return [part.slice(0, eq).trim(), part.slice(eq + 1).trim()] as const;
-    }),
-  );
-  const t = fields.get('t');
-  const v1 = fields.get('v1');
-  if (!t || !/^\d{1,12}$/.test(t) || !v1 || !/^[0-9a-f]{64}$/.test(v1)) return 'malformed';
-  if (Math.abs(nowSeconds - Number(t)) > toleranceSeconds) return 'expired';
-  return timingSafeEqual(mac(secret, t, rawBody), Buffer.from(v1, 'hex')) ? undefined : 'mismatch';
+): { id: string } | WebhookResponse {
+  const verified = verifyWebhook(header, raw, keys, { nowSeconds, toleranceSeconds });
+  if (verified.ok) return { id: verified.id };
+  let message = MESSAGES[verified.problem](verified.header);
+  if (verified.problem === 'missing' && header(LEGACY_SIGNATURE) !== undefined)
+    message += '; Skywatch-Signature is no longer accepted, see docs/operations.md';
+  return refuse(401, `signature_${verified.problem}`, message, verified.header);
 }

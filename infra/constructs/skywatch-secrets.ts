@@ -38,6 +38,9 @@ export class SkywatchSecrets extends Construct {
       generateSecretString: {
         secretStringTemplate: '{}',
         generateStringKey: WEBHOOK_SIGNING_SECRET_FIELD,
+        // A Standard Webhooks secret without its `whsec_` prefix (which Secrets Manager cannot
+        // add, and lib/webhooks does not require): 48 letters and digits are base64, with no
+        // padding, of 36 bytes. Punctuation would include characters outside base64.
         passwordLength: 48,
         excludePunctuation: true,
       },

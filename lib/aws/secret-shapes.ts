@@ -17,8 +17,14 @@ export const CredentialsSecretSchema = z.object({
   subjectToken: z.optional(NonEmpty),
   /** Space-delimited scopes to ask for; defaults to every scope the functions need. */
   scope: z.optional(NonEmpty),
-  /** HMAC key of the cart-customer webhook. */
-  webhookSigningSecret: z.optional(z.string().check(z.minLength(16))),
+  /**
+   * Standard Webhooks secret of the cart-customer webhook: `whsec_` + base64 of 24–64 random
+   * bytes. Checked in full by the webhook alone (lib/webhooks), so a bad one cannot stop the
+   * other functions that read this secret.
+   */
+  webhookSigningSecret: z.optional(NonEmpty),
+  /** The secret being phased out during a rotation; accepted beside the current one. */
+  webhookSigningSecretPrevious: z.optional(NonEmpty),
 });
 export type CredentialsSecret = z.infer<typeof CredentialsSecretSchema>;
 

@@ -3,10 +3,15 @@ import { GetBlockedURLsCountsResponse } from '../schemas/blocked-urls.js';
 import { type AddCustomersToCartRequest, AddCustomersToCartResponse } from '../schemas/cart.js';
 import { validateCartRequest } from '../validation/cart.js';
 import { type DateInput, validateBlockedWindow } from '../validation/dates.js';
-import { validateKeycode, validateNonEmpty, validateSiteId } from '../validation/identifiers.js';
+import {
+  validateKeycode,
+  validateSiteId,
+  validateVendorOrderCode,
+} from '../validation/identifiers.js';
 import { BLOCKED_URLS_XML, CART_REQUEST_XML, CART_RESPONSE_XML } from '../xml/models.js';
 import type { CallOptions, ClientContext, Format } from './context.js';
 import { execute } from './execute.js';
+import { operationPath } from './path.js';
 
 /** Options of 4.9. */
 export interface BlockedUrlOptions extends CallOptions {
@@ -51,7 +56,7 @@ export async function blockedUrlCounts(
     (options.format ?? ctx.format) === 'xml' ? { xml: { response: BLOCKED_URLS_XML } } : {};
   return execute(ctx, {
     method: 'GET',
-    path: `/api/console/gsm/${gsm}/sites/${id}/blockedurls/counts`,
+    path: operationPath`/api/console/gsm/${gsm}/sites/${id}/blockedurls/counts`,
     query,
     scope: SCOPES.console,
     schema: GetBlockedURLsCountsResponse,
@@ -80,7 +85,7 @@ export async function addCartCustomers(
   body: AddCustomersToCartRequest,
   options: CartOptions = {},
 ): Promise<AddCustomersToCartResponse> {
-  const code = validateNonEmpty(vendorOrderCode, 'vendorOrderCode');
+  const code = validateVendorOrderCode(vendorOrderCode);
   validateCartRequest(body);
   const xml =
     (options.format ?? ctx.format) === 'xml'
@@ -88,7 +93,7 @@ export async function addCartCustomers(
       : {};
   return execute(ctx, {
     method: 'POST',
-    path: `/api/ecom/shop/carts/${encodeURIComponent(code)}/customers`,
+    path: operationPath`/api/ecom/shop/carts/${code}/customers`,
     scope: SCOPES.shop,
     schema: AddCustomersToCartResponse,
     model: 'AddCustomersToCartResponseServiceModel',

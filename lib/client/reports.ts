@@ -17,6 +17,7 @@ import {
 import { DNSP_REPORT_XML } from '../xml/models.js';
 import type { CallOptions, ClientContext, Format } from './context.js';
 import { execute } from './execute.js';
+import { operationPath } from './path.js';
 
 /** Options of 4.5, 4.6 and 4.7. */
 export interface UsageReportOptions extends CallOptions {
@@ -69,7 +70,7 @@ export async function gsmUsageReport(
   const query = reportQuery(ctx, options, GSM_REPORT_TYPES);
   return execute(ctx, {
     method: 'GET',
-    path: `/api/status/reporting/gsm/${key}`,
+    path: operationPath`/api/status/reporting/gsm/${key}`,
     query,
     scope: SCOPES.reporting,
     schema: UsageReportGSM,
@@ -93,7 +94,7 @@ export async function sitesUsageReport(
   const query = reportQuery(ctx, options, GSM_REPORT_TYPES);
   return execute(ctx, {
     method: 'GET',
-    path: `/api/status/reporting/gsm/${key}/sites`,
+    path: operationPath`/api/status/reporting/gsm/${key}/sites`,
     query,
     scope: SCOPES.reporting,
     schema: UsageReportSites,
@@ -120,7 +121,7 @@ export async function siteUsageReport(
   const query = reportQuery(ctx, options, GSM_REPORT_TYPES);
   return execute(ctx, {
     method: 'GET',
-    path: `/api/status/reporting/gsm/${gsm}/sites/${site}`,
+    path: operationPath`/api/status/reporting/gsm/${gsm}/sites/${site}`,
     query,
     scope: SCOPES.reporting,
     schema: UsageReportSite,
@@ -148,7 +149,7 @@ export async function siteDnspUsageReport(
     (options.format ?? ctx.format) === 'xml' ? { xml: { response: DNSP_REPORT_XML } } : {};
   return execute(ctx, {
     method: 'GET',
-    path: `/api/status/reporting/gsm/${gsm}/sites/${site}/dnsp`,
+    path: operationPath`/api/status/reporting/gsm/${gsm}/sites/${site}/dnsp`,
     query,
     scope: SCOPES.reporting,
     schema: UsageReportSiteDNSP,

@@ -13,6 +13,7 @@ import {
 } from '../validation/identifiers.js';
 import type { CallOptions, ClientContext } from './context.js';
 import { executeWithText } from './execute.js';
+import { operationPath } from './path.js';
 
 /** Options of 4.2 / 4.4 (and the base of 4.1 / 4.3). */
 export interface DnspStatusOptions extends PagingOptions, CallOptions {
@@ -101,7 +102,7 @@ export function agentStatus(
 ): Paginator<AgentStatus> {
   const key = validateKeycode(keyCode);
   const scope = kind === 'site' ? baseUrlScope(ctx.baseUrl) : SCOPES.gsm;
-  const path = `/api/status/${kind}/${encodeURIComponent(key)}`;
+  const path = operationPath`/api/status/${kind}/${key}`;
   return paginate(ctx, path, scope, query(options), AgentStatusPage, 'AgentStatus page', options);
 }
 
@@ -119,7 +120,7 @@ export function dnspStatus(
 ): Paginator<DNSPAgentStatus> {
   const key = validateKeycode(keyCode);
   const scope = kind === 'site' ? baseUrlScope(ctx.baseUrl) : SCOPES.gsm;
-  const path = `/api/status/${kind}/dnsp/${encodeURIComponent(key)}`;
+  const path = operationPath`/api/status/${kind}/dnsp/${key}`;
   const { returnedInfo: _ignored, ...q } = query(options);
   return paginate(ctx, path, scope, q, DNSPStatusPage, 'DNSPAgentStatus page', options);
 }

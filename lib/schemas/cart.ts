@@ -1,4 +1,5 @@
 import { isCountryCode } from '../validation/country.js';
+import { isVisiblyBlank } from '../validation/text.js';
 import * as z from '../zod.js';
 import { Int } from './common.js';
 
@@ -7,7 +8,9 @@ import { Int } from './common.js';
  * characters; Country ISO 3166-1 alpha-2 upper case; a plain `local@domain.tld` e-mail.
  */
 const Text = z.string().check(z.maxLength(256));
-const Required = Text.check(z.minLength(1));
+const Required = Text.check(
+  z.refine((v) => !isVisiblyBlank(v), 'must not be blank (invisible characters do not count)'),
+);
 export const CustomerInput = z.lazy(() =>
   z.looseObject({
     FirstName: Required,

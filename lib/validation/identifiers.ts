@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors/errors.js';
 import { AGENT_STATUS_GROUP_NAMES, type AgentStatusGroup } from '../schemas/agent-status.js';
+import { isVisiblyBlank } from './text.js';
 
 const KEYCODE = /^[A-Z0-9]{4}(-[A-Z0-9]{4}){4}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -112,14 +113,28 @@ export function validateReportType<T extends string>(
 }
 
 /**
- * Checks a path value that is not otherwise shaped (a cart's vendorOrderCode).
+ * Checks a cart's vendorOrderCode, a path segment of 4.10 the spec leaves free-form: 1–256
+ * characters, not `.` or `..` (a URL parser would turn either into a move up the path, and the
+ * customers would be posted to another resource), no control characters, not blank.
  *
  * @example
- * validateNonEmpty('SO-1', 'vendorOrderCode');
+ * validateVendorOrderCode('SO-205544-1'); // 'SO-205544-1'
  */
-export function validateNonEmpty(value: string, field: string): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > 256) {
-    throw new ValidationError(field, 'must be a non-empty string of at most 256 characters');
+export function validateVendorOrderCode(value: string, field = 'vendorOrderCode'): string {
+  if (
+    typeof value !== 'string' ||
+    value.length === 0 ||
+    value.length > 256 ||
+    value === '.' ||
+    value === '..' ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
+    /[\u0000-\u001f\u007f-\u009f]/.test(value) ||
+    isVisiblyBlank(value)
+  ) {
+    throw new ValidationError(
+      field,
+      'must be 1–256 characters, not "." or "..", without control characters and not blank',
+    );
   }
   return value;
 }

@@ -1,5 +1,5 @@
 export { validateCartRequest } from './cart.js';
-export { isCountryCode } from './country.js';
+export { COUNTRY_CODES, isCountryCode } from './country.js';
 export {
   type DateInput,
   validateBlockedWindow,
@@ -18,4 +18,6 @@ export {
   validateReportType,
   validateReturnedInfo,
   validateSiteId,
+  validateVendorOrderCode,
 } from './identifiers.js';
+export { isVisiblyBlank } from './text.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordKey } from '../../functions/cart-customer-webhook/idempotency.js';
-import { sign } from '../../functions/cart-customer-webhook/signature.js';
+import { payloadDigest, recordKey } from '../../functions/cart-customer-webhook/idempotency.js';
 import { StateStore } from '../../lib/aws/index.js';
 import { type AwsGate, s3PutContaining, startAwsGate } from '../support/aws-gate.js';
 import { type Product, startProduct } from '../support/product.js';
+import { signed } from '../support/webhook-signing.js';
 
 /**
  * A delivery whose Lambda died, or could not store its answer, after the service took the
@@ -46,14 +46,16 @@ const customer = {
   email: 'ada@example.com',
 };
 
+const bodyOf = () => JSON.stringify({ vendorOrderCode: cart, shipping: customer });
+
+/** A delivery of webhook-id `key`, signed anew each time as a sender's retry is. */
 function send(key: string): Promise<Response> {
-  const body = JSON.stringify({ vendorOrderCode: cart, shipping: customer });
+  const body = bodyOf();
   return product.run<Response>('cart-customer-webhook', {
     requestContext: { http: { method: 'POST' } },
     headers: {
       'content-type': 'application/json',
-      'skywatch-signature': sign(product.webhookSecret, Math.floor(Date.now() / 1000), body),
-      'idempotency-key': key,
+      ...signed(product.webhookSecret, body, { id: key }),
     },
     body,
     isBase64Encoded: false,
@@ -65,7 +67,8 @@ const cartCalls = () => product.emulator.stats().byOperation['cart.customers'] ?
 /** Dates the pending claim an hour back, as the clock would after the takeover window. */
 async function outliveWindow(key: string, claim: Record<string, unknown> = {}) {
   const claimedAt = new Date(Date.now() - 3_600_000).toISOString();
-  await state.put(recordKey(key), { state: 'pending', claimedAt, ...claim });
+  const digest = payloadDigest(Buffer.from(bodyOf()));
+  await state.put(recordKey('webhook-id', key), { state: 'pending', claimedAt, digest, ...claim });
 }
 
 describe('Function: cart-customer-webhook, abandoned idempotency claims', () => {
@@ -80,7 +83,7 @@ describe('Function: cart-customer-webhook, abandoned idempotency claims', () => 
     expect(retry.statusCode).toBe(409);
     expect(JSON.parse(retry.body)).toMatchObject({
       error: 'in_progress',
-      field: 'Idempotency-Key',
+      field: 'webhook-id',
     });
     expect(cartCalls() - calls).toBe(1);
 
@@ -112,20 +115,26 @@ describe('Function: cart-customer-webhook, abandoned idempotency claims', () => 
     const other = fresh[0] === a ? b : a;
     expect(other.statusCode === 409 || other.headers['idempotent-replayed'] === 'true').toBe(true);
     expect(cartCalls() - calls).toBe(2);
-    const stored = await product.objects(`state/${recordKey('k-frozen')}`);
+    const stored = await product.objects(`state/${recordKey('webhook-id', 'k-frozen')}`);
 
     // The frozen Lambda wakes and tries to store its answer over a claim no longer its own.
     gate.forwardHeld();
     expect((await frozen).statusCode).toBe(200);
-    expect(await product.objects(`state/${recordKey('k-frozen')}`)).toEqual(stored);
+    expect(await product.objects(`state/${recordKey('webhook-id', 'k-frozen')}`)).toEqual(stored);
     expect((await send('k-frozen')).headers['idempotent-replayed']).toBe('true');
     expect(cartCalls() - calls).toBe(2);
   });
 
-  it('takes over a pending claim left by a version that stored no claimedAt', async () => {
+  it('never takes over a pending claim for another payload: 422 naming the id', async () => {
     const calls = cartCalls();
-    await state.put(recordKey('k-legacy'), { state: 'pending' });
-    expect((await send('k-legacy')).statusCode).toBe(200);
-    expect(cartCalls() - calls).toBe(1);
+    await outliveWindow('k-other', { digest: payloadDigest(Buffer.from('{"another":"payload"}')) });
+    const res = await send('k-other');
+    expect(res.statusCode).toBe(422);
+    expect(JSON.parse(res.body)).toMatchObject({
+      error: 'idempotency_key_reused',
+      field: 'webhook-id',
+      message: expect.stringContaining('"k-other"'),
+    });
+    expect(cartCalls()).toBe(calls);
   });
 });

@@ -3,9 +3,10 @@ import { inspect } from 'node:util';
 import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { sign } from '../../functions/cart-customer-webhook/signature.js';
+import { generateSigningSecret } from '../../lib/webhooks/index.js';
 import type { FunctionName } from '../../scripts/local/functions.js';
 import { type Product, startProduct } from '../support/product.js';
+import { signed } from '../support/webhook-signing.js';
 import { captureOutput } from './support/capture.js';
 
 /**
@@ -80,7 +81,7 @@ function webhook(body: string, secret: string) {
     requestContext: { http: { method: 'POST' } },
     headers: {
       'content-type': 'application/json',
-      'skywatch-signature': sign(secret, Math.floor(Date.now() / 1000), body),
+      ...signed(secret, body),
     },
     body,
     isBase64Encoded: false,
@@ -165,7 +166,7 @@ beforeAll(async () => {
   await step(
     'cart-customer-webhook',
     'webhook: wrong signature',
-    webhook(JSON.stringify(order), unique('not-the-secret')),
+    webhook(JSON.stringify(order), generateSigningSecret()),
   );
   await step('report-fetcher', 'report-fetcher: bad event', {
     from: '2026-13-01',

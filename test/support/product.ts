@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
+import { generateSigningSecret } from '../../lib/webhooks/index.js';
 import { demoCredentials, functionEnv } from '../../scripts/local/function-env.js';
 import { type FunctionName, loadHandler } from '../../scripts/local/functions.js';
 import { lambdaContext } from '../../scripts/local/lambda-context.js';
@@ -39,7 +39,7 @@ export async function startProduct(
     ...options,
   });
   const aws = await startLocalAws();
-  const webhookSecret = randomBytes(24).toString('hex');
+  const webhookSecret = generateSigningSecret();
   const res = await aws.provision(demoCredentials(webhookSecret));
   const gsm = emulator.info().gsms[0]?.key ?? '';
   Object.assign(process.env, functionEnv(res, emulator, aws.moto.endpoint, [gsm]), {

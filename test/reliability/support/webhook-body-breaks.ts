@@ -8,8 +8,10 @@ import fc from 'fast-check';
 export interface Refused {
   category: string;
   body: string;
-  /** The signature header, or undefined to send none. */
-  signature: string | undefined;
+  /** The headers besides Content-Type (the webhook-* ones); filled in by the signer when {}. */
+  headers: Record<string, string>;
+  /** Content-Type to send. @default 'application/json' */
+  contentType?: string;
   status: number;
   error: string;
   /** The field the answer must name (`field`, and the start of `message`). */
@@ -68,7 +70,7 @@ const who = (body: Json) =>
 const invalid = (field: string, mutated: Json, mentions?: string): Refused => ({
   category: '',
   body: JSON.stringify(mutated),
-  signature: '',
+  headers: {},
   status: 400,
   error: 'invalid_request',
   field,
@@ -102,6 +104,8 @@ export function schemaBreak(body: Json): fc.Arbitrary<Refused & { category: stri
         fc.oneof(
           fc.string({ maxLength: 6 }).filter((s) => !/^[A-Z]{2}$/.test(s)),
           fc.constantFrom('gb', 'G', 'GBR', 'U.S.', ' FR', 'de'),
+          // Withdrawn, exceptionally reserved and user-assigned codes ICU still names.
+          fc.constantFrom('UK', 'DD', 'SU', 'YU', 'ZR', 'CS', 'TP', 'AN', 'XA', 'XB', 'XK', 'EU'),
         ),
       )
       .map(([c, v]) => invalid(`${c}.country`, set(body, [c, 'country'], v)))
@@ -159,8 +163,44 @@ export function schemaBreak(body: Json): fc.Arbitrary<Refused & { category: stri
           `${JSON.stringify(key)}:0`,
           `${JSON.stringify(key)}:${JSON.stringify(value ?? null)}`,
         );
-        return { ...invalid(at || '(body)', {}, key), body: raw };
+        return { ...invalid(at || '(body)', {}, JSON.stringify(key)), body: raw };
       })
       .map(tag('unknown field')),
+    fc
+      .tuple(
+        who(body),
+        fc.constantFrom('firstName', 'lastName', 'address1', 'city', 'postalCode'),
+        fc.array(fc.constantFrom(...INVISIBLE), { minLength: 1, maxLength: 8 }),
+      )
+      .map(([c, f, chars]) => invalid(`${c}.${f}`, set(body, [c, f], chars.join('')), 'blank'))
+      .map(tag('invisible name')),
+    fc
+      .constantFrom('.', '..')
+      .map((v) => invalid('vendorOrderCode', set(body, ['vendorOrderCode'], v)))
+      .map(tag('dot path')),
+    fc
+      // Up to 2,500 keys, as in the issue, still under the size limit.
+      .integer({ min: 6, max: 2500 })
+      .map((n) => {
+        const junk = Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 0]));
+        return invalid('(body)', { ...body, ...junk }, `and ${n - 5} more`);
+      })
+      .map(tag('many unknown keys')),
   );
 }
+
+/** Characters that show nothing, alone or together. */
+const INVISIBLE = [
+  ' ',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\ufeff',
+  '\u3164',
+  '\u2800',
+  '\u00ad',
+  '\u2060',
+  '\u00a0',
+  '\u3000',
+  '\t',
+];

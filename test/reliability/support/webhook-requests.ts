@@ -1,14 +1,14 @@
-// Refused deliveries for the webhook fuzz suite: broken in their signature, their size or their
-// JSON here; broken against the request schema in webhook-body-breaks.ts.
+// Refused deliveries for the webhook fuzz suite: broken in their signature headers, their size,
+// their media type, their JSON or their idempotency key here; against the request schema in
+// webhook-body-breaks.ts.
 import fc from 'fast-check';
-import { sign } from '../../../functions/cart-customer-webhook/signature.js';
+import { webhookHeaders } from '../../../lib/webhooks/index.js';
 import { type Json, type Refused, schemaBreak } from './webhook-body-breaks.js';
+import { type Answered, headerBreak } from './webhook-header-breaks.js';
 
-export type { Refused };
+export type { Answered, Refused };
 
-export const SIGNATURE = 'skywatch-signature';
 export const MAX_BODY_BYTES = 32 * 1024;
-const TOLERANCE_SECONDS = 300;
 
 const letters = (max: number) => fc.stringMatching(new RegExp(`^[A-Za-z][A-Za-z ]{0,${max}}$`));
 
@@ -31,20 +31,31 @@ export const validRequest = (cart: string) =>
     reseller: fc.option(customer, { nil: undefined }),
   });
 
-/** Any refused delivery, signed with `secret` unless the category is about the signature. */
+/**
+ * Any refused delivery, signed with `secret` under a fresh webhook-id unless the category is
+ * about the signature or the key.
+ */
 export function refusedDelivery(
   secret: string,
   cart: string,
   now: () => number,
+  answered: Answered,
 ): fc.Arbitrary<Refused> {
   const seconds = () => Math.floor(now() / 1000);
-  const signed = (r: Refused): Refused => ({ ...r, signature: sign(secret, seconds(), r.body) });
-  const sig = { status: 401, field: SIGNATURE };
+  let serial = 0;
+  const freshId = () => `msg_fuzz_${Date.now()}_${serial++}`;
+  const headersFor = (body: string, options: { id?: string; at?: number; key?: string } = {}) =>
+    webhookHeaders([options.key ?? secret], {
+      id: options.id ?? freshId(),
+      timestamp: options.at ?? seconds(),
+      body,
+    });
+  const signed = (r: Refused): Refused => ({ ...r, headers: headersFor(r.body) });
   return validRequest(cart).chain((request) => {
     const body = JSON.parse(JSON.stringify(request)) as Json;
     const text = JSON.stringify(body);
     return fc.oneof(
-      { weight: 4, arbitrary: schemaBreak(body).map(signed) },
+      { weight: 8, arbitrary: schemaBreak(body).map(signed) },
       {
         weight: 1,
         arbitrary: fc
@@ -69,83 +80,39 @@ export function refusedDelivery(
             signed({
               category: 'malformed json',
               body: t,
-              signature: '',
+              headers: {},
               status: 400,
               error: 'malformed_json',
               mentions: 'JSON',
             }),
           ),
       },
-      {
-        weight: 1,
-        arbitrary: fc.constant<Refused>({
-          category: 'unsigned',
-          body: text,
-          signature: undefined,
-          ...sig,
-          error: 'signature_missing',
-          mentions: SIGNATURE,
-        }),
-      },
+      { weight: 10, arbitrary: headerBreak(secret, text, headersFor, answered, seconds) },
       {
         weight: 1,
         arbitrary: fc
-          .string({ minLength: 16, maxLength: 40 })
-          .filter((s) => s !== secret)
-          .map((wrong) => ({
-            category: 'wrong secret',
-            body: text,
-            signature: sign(wrong, seconds(), text),
-            ...sig,
-            error: 'signature_mismatch',
-            mentions: 'does not match',
-          })),
-      },
-      {
-        weight: 1,
-        arbitrary: fc.constantFrom(' ', '\n', '{}').map((extra) => ({
-          category: 'tampered body',
-          body: `${text}${extra}`,
-          signature: sign(secret, seconds(), text),
-          ...sig,
-          error: 'signature_mismatch',
-          mentions: 'does not match',
-        })),
-      },
-      {
-        weight: 1,
-        arbitrary: fc
-          .oneof(
-            fc.string({ minLength: 1, maxLength: 80 }),
-            fc.constantFrom(
-              't=,v1=',
-              'v1=deadbeef',
-              `t=${seconds()}`,
-              `t=abc,v1=${'0'.repeat(64)}`,
-            ),
+          .constantFrom(
+            'text/plain',
+            'application/json-patch+json',
+            'application/merge-patch+json',
+            'application/json; charset=utf-16',
+            'application/json; charset=iso-8859-1',
+            'application/jsonp',
+            'application/x-www-form-urlencoded',
+            '',
           )
-          .filter((h) => h.trim() !== '')
-          .map((header) => ({
-            category: 'malformed signature',
-            body: text,
-            signature: header,
-            ...sig,
-            error: 'signature_malformed',
-            mentions: SIGNATURE,
-          })),
-      },
-      {
-        weight: 1,
-        arbitrary: fc
-          .tuple(fc.integer({ min: TOLERANCE_SECONDS + 1, max: 30 * 86_400 }), fc.boolean())
-          .map(([age, future]) => ({
-            category: 'replayed',
-            body: text,
-            signature: sign(secret, seconds() + (future ? age : -age), text),
-            ...sig,
-            error: 'signature_expired',
-            mentions: 'tolerance',
-          })),
+          .map((contentType) =>
+            signed({
+              category: 'bad media type',
+              body: text,
+              headers: {},
+              contentType,
+              status: 415,
+              error: 'unsupported_media_type',
+              field: 'Content-Type',
+              mentions: 'application/json',
+            }),
+          ),
       },
       {
         weight: 1,
@@ -165,7 +132,7 @@ export function refusedDelivery(
             const r: Refused = {
               category: 'oversized',
               body: big,
-              signature: undefined,
+              headers: {},
               status: 413,
               error: 'payload_too_large',
               field: '(body)',
