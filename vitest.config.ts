@@ -15,7 +15,11 @@ export default defineConfig({
     maxWorkers: 2,
     hookTimeout: 60_000,
     reporters,
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // No X-Ray daemon in tests: the tracer is off unless a test turns it on.
+    env: {
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      POWERTOOLS_TRACE_ENABLED: 'false',
+    },
     projects: [
       {
         extends: true,
