@@ -14,6 +14,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     hookTimeout: 60_000,
+    // moto's server for the AWS suites, installed into .venv-moto/ when no python has it.
+    globalSetup: ['test/support/moto-setup.ts'],
     reporters,
     // No X-Ray daemon in tests: the tracer is off unless a test turns it on.
     env: {
