@@ -97,7 +97,12 @@ export function ensureMotoPython(options: MotoPythonOptions = {}): string {
 function run(command: string, args: string[], failure: string, hints: string[]): void {
   const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (result.status === 0) return;
-  const output = `${result.stderr ?? ''}${result.stdout ?? ''}`.trim().split('\n').slice(-5);
-  const why = result.error ? result.error.message : output.join('\n  ');
-  throw new MotoMissingError([`${failure}:`, `  ${why}`, ...hints].join('\n'));
+  if (result.error) {
+    // Not there at all: no hint about packages would help.
+    throw new MotoMissingError(
+      `${failure}: ${command} cannot be run (${result.error.message}); install Python 3 or set SKYWATCH_MOTO_PYTHON.`,
+    );
+  }
+  const output = `${result.stderr}${result.stdout}`.trim().split('\n').slice(-5);
+  throw new MotoMissingError([`${failure}:`, `  ${output.join('\n  ')}`, ...hints].join('\n'));
 }

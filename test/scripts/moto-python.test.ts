@@ -108,6 +108,14 @@ describe('ensureMotoPython on a machine without moto', () => {
     expect(attempt).toThrow(/python3 -m pip install 'moto\[server\]>=5'/);
   });
 
+  it('says Python 3 itself is missing when the python cannot be run', () => {
+    const { said, attempt } = run(path.join(dir, 'no-python-here'));
+    expect(attempt).toThrow(
+      /cannot be run \(spawnSync .*ENOENT\); install Python 3 or set SKYWATCH_MOTO_PYTHON/,
+    );
+    expect(said[0]).toMatch(/^skywatch: moto's server is missing; installing/);
+  });
+
   it('points at python3-venv when the venv cannot be made', () => {
     const { attempt } = run(fakePython({ venv: 'fails', pip: 'works' }));
     expect(attempt).toThrow(
