@@ -25,8 +25,8 @@ export function secureQueue(scope: Construct, id: string, props: sqs.QueueProps 
 export function deadLetterQueue(scope: Construct, id: string, holds: string): sqs.Queue {
   const queue = secureQueue(scope, id, { retentionPeriod: Duration.days(14) });
   const reason = `This queue is itself the dead-letter queue of ${holds}; messages wait here for an operator, who is alerted by an alarm on its depth, and a further redrive would only move them.`;
-  for (const id of ['AwsSolutions-SQS3', 'Serverless-SQSRedrivePolicy']) {
-    Validations.of(queue).acknowledge({ id, reason });
+  for (const rule of ['AwsSolutions-SQS3', 'Serverless-SQSRedrivePolicy']) {
+    Validations.of(queue).acknowledge({ id: rule, reason });
   }
   return queue;
 }
