@@ -237,7 +237,7 @@ function validate(props: SkywatchFunctionProps): void {
   }
   if ((props.asyncRetryAttempts === undefined) === (props.failuresKeptBy === undefined)) {
     throw new Error(
-      `SkywatchFunction ${props.serviceName}: give asyncRetryAttempts (invoked asynchronously) or failuresKeptBy (not), not both.`,
+      `SkywatchFunction ${props.serviceName}: give exactly one of asyncRetryAttempts (invoked asynchronously) and failuresKeptBy (not).`,
     );
   }
   if (props.asyncRetryAttempts !== undefined && ![0, 1, 2].includes(props.asyncRetryAttempts)) {
