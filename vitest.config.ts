@@ -14,8 +14,14 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     hookTimeout: 60_000,
+    // moto's server for the AWS suites, installed into .venv-moto/ when no python has it.
+    globalSetup: ['test/support/moto-setup.ts'],
     reporters,
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // No X-Ray daemon in tests: the tracer is off unless a test turns it on.
+    env: {
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      POWERTOOLS_TRACE_ENABLED: 'false',
+    },
     projects: [
       {
         extends: true,

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
@@ -120,6 +121,8 @@ export function createFunctions(
     timeout: SITE_WORKER_TIMEOUT,
     memorySize: 512,
     semiSpaceMb,
+    failuresKeptBy:
+      'the fan-out queue invokes it synchronously and moves a message that failed every delivery to FanoutDeadLetterQueue.',
     environment: env({
       REPORT_BUCKET: bucket.bucketName,
       GSM_KEYS: gsmKeys,
@@ -135,13 +138,22 @@ export function createFunctions(
     grantPrefixWrite(siteWorker, bucket, prefix);
   }
   // The event source grants receive/delete/change-visibility on the queue.
-  siteWorker.function.addEventSource(
-    new lambdaEvents.SqsEventSource(fanoutQueue, {
-      batchSize: 1,
-      reportBatchItemFailures: true,
-      maxConcurrency: s.siteWorkerMaxConcurrency,
-    }),
+  const fanoutSource = new lambdaEvents.SqsEventSource(fanoutQueue, {
+    batchSize: 1,
+    reportBatchItemFailures: true,
+    maxConcurrency: s.siteWorkerMaxConcurrency,
+  });
+  siteWorker.function.addEventSource(fanoutSource);
+  const fanoutMapping = siteWorker.function.node.children.find(
+    (child) => child instanceof lambda.EventSourceMapping,
   );
+  if (fanoutMapping) {
+    Validations.of(fanoutMapping).acknowledge({
+      id: 'Serverless-LambdaEventSourceMappingDestination',
+      reason:
+        "Lambda offers no on-failure destination for an SQS event source; the fan-out queue's redrive policy moves a message that failed every delivery to FanoutDeadLetterQueue, which is alarmed.",
+    });
+  }
 
   // Cursors, claims and de-duplication records: read, conditional writes, and deleting a claim
   // when the attempt it guarded failed.
@@ -202,6 +214,8 @@ export function createFunctions(
     // Below the 30 s API Gateway integration limit, so the function answers, not the gateway.
     timeout: Duration.seconds(25),
     memorySize: 512,
+    failuresKeptBy:
+      'API Gateway invokes it synchronously; the shop receives the error status and retries the signed request.',
     environment: env({
       CREDENTIALS_SECRET_ARN: secrets.credentials.secretArn,
       REPORT_BUCKET: bucket.bucketName,

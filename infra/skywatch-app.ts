@@ -1,11 +1,11 @@
 import { App, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { settingsFromContext } from './config/context.js';
 import { SkywatchStack } from './skywatch-stack.js';
 
 /**
- * The CDK app: one stack, checked by cdk-nag's AwsSolutions pack on every synth (an
- * unacknowledged error-level finding fails the synth).
+ * The CDK app: one stack, checked by cdk-nag's AwsSolutions and Serverless packs on every
+ * synth (an unacknowledged finding fails the synth).
  */
 export function createApp(app: App = new App()): { app: App; stack: SkywatchStack } {
   const stack = new SkywatchStack(app, 'Skywatch', {
@@ -16,6 +16,6 @@ export function createApp(app: App = new App()): { app: App; stack: SkywatchStac
     },
     settings: settingsFromContext(app.node),
   });
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   return { app, stack };
 }

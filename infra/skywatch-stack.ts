@@ -10,7 +10,7 @@ import type { ResolvedSettings, SkywatchSettings } from './config/settings.js';
 import { ArchiveQuery } from './constructs/archive-query.js';
 import { BUCKET_PREFIXES, ReportBucket } from './constructs/report-bucket.js';
 import { Schedules } from './constructs/schedules.js';
-import { queueDepthAlarm, secureQueue } from './constructs/secure-queue.js';
+import { deadLetterQueue, queueDepthAlarm, secureQueue } from './constructs/secure-queue.js';
 import { SecureTopic } from './constructs/secure-topic.js';
 import { ServiceAlarms } from './constructs/service-alarms.js';
 import type { SkywatchFunction } from './constructs/skywatch-function.js';
@@ -70,9 +70,11 @@ export class SkywatchStack extends Stack {
     });
     this.ops = ops;
 
-    const fanoutDeadLetters = secureQueue(this, 'FanoutDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-    });
+    const fanoutDeadLetters = deadLetterQueue(
+      this,
+      'FanoutDeadLetterQueue',
+      'the fan-out queue (site work that failed every delivery)',
+    );
     const fanout = secureQueue(this, 'FanoutQueue', {
       visibilityTimeout: Duration.seconds(SITE_WORKER_TIMEOUT.toSeconds() * 6),
       retentionPeriod: Duration.days(4),

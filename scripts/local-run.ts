@@ -6,7 +6,7 @@ import { type StoredObject, summariseArchive } from './local/archive-summary.js'
 import { demoCredentials, functionEnv } from './local/function-env.js';
 import { loadHandler } from './local/functions.js';
 import { lambdaContext } from './local/lambda-context.js';
-import { MotoMissingError, startMoto } from './local/moto-server.js';
+import { ensureMotoPython, MotoMissingError, startMoto } from './local/moto-server.js';
 import { drainAlerts, provision } from './local/provision.js';
 
 /**
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   });
   let moto: Awaited<ReturnType<typeof startMoto>> | undefined;
   try {
-    moto = await startMoto();
+    moto = await startMoto({ python: ensureMotoPython() });
     const aws = createAwsClients({
       endpoint: moto.endpoint,
       credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },

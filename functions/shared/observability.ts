@@ -2,8 +2,11 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { Tracer } from '@aws-lambda-powertools/tracer';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { instrumentAwsClients } from '../../lib/aws/clients.js';
 import { redact, SkywatchError } from '../../lib/errors/index.js';
 
 export { MetricUnit };
@@ -11,16 +14,28 @@ export { MetricUnit };
 export interface Observability {
   logger: Logger;
   metrics: Metrics;
+  tracer: Tracer;
 }
 
-/** A Powertools logger and metrics (CloudWatch embedded format) for one function. */
+/**
+ * A Powertools logger, metrics (CloudWatch embedded format) and tracer for one function. Call
+ * it before building AWS clients: from then on each client's calls are X-Ray subsegments.
+ * Outside Lambda, or with POWERTOOLS_TRACE_ENABLED=false, the tracer does nothing.
+ */
 export function observability(service: string): Observability {
+  // Service calls are traced through the client's hooks (./tracing.ts), and the AWS SDK's
+  // through its own client, so the tracer does not also patch http, https and fetch.
+  const tracer = new Tracer({ serviceName: service, captureHTTPsRequests: false });
+  if (tracer.isTracingEnabled()) {
+    instrumentAwsClients((client) => tracer.captureAWSv3Client(client));
+  }
   return {
     logger: new Logger({ serviceName: service }),
     metrics: new Metrics({
       namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Skywatch',
       serviceName: service,
     }),
+    tracer,
   };
 }
 
@@ -32,12 +47,14 @@ export function loggableError(error: unknown): Record<string, unknown> {
 }
 
 /**
- * The middy chain every handler shares: Lambda context in every log line, metrics flushed at
- * the end (cold starts counted), and failures logged redacted before they propagate so Lambda's
- * retry and failure destination see them.
+ * The middy chain every handler shares: the invocation as an X-Ray subsegment (cold start
+ * annotated; the response left out, as it can be large), Lambda context in every log line,
+ * metrics flushed at the end (cold starts counted), and failures logged redacted before they
+ * propagate so Lambda's retry and failure destination see them.
  */
 export function lambda<E, R>(obs: Observability, run: (event: E, context: Context) => Promise<R>) {
   return middy(run)
+    .use(captureLambdaHandler(obs.tracer, { captureResponse: false }))
     .use(injectLambdaContext(obs.logger, { resetKeys: true }))
     .use(logMetrics(obs.metrics, { captureColdStartMetric: true }))
     .use({

@@ -4,6 +4,7 @@ import { SkywatchClient } from '../../lib/index.js';
 import type * as z from '../../lib/zod.js';
 import type { ServiceEnv } from './env.js';
 import { MetricUnit, type Observability } from './observability.js';
+import { serviceCallTracing } from './tracing.js';
 
 /**
  * What a function needs to talk to the service, built once per container (cold start)
@@ -41,6 +42,7 @@ export function serviceRuntime(
       maxTotalWaitMs: env.SKYWATCH_MAX_RETRY_WAIT_MS,
     },
     hooks: {
+      ...serviceCallTracing(obs.tracer),
       onRetry: (e) => {
         obs.logger.warn('retrying a service call', { retry: e });
         obs.metrics.addMetric('ServiceRetries', MetricUnit.Count, 1);

@@ -3,6 +3,7 @@ import { AuthError } from '../../lib/index.js';
 import * as z from '../../lib/zod.js';
 import { CredentialsEnv, intSetting, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
+import { serviceCallTracing } from '../shared/tracing.js';
 import { refreshTokens } from './refresh.js';
 
 /** token-refresher: the only writer of the token secret (reserved concurrency 1). */
@@ -29,6 +30,7 @@ export const handler = lambda(obs, async () => {
         attemptTimeoutMs: env.SKYWATCH_ATTEMPT_TIMEOUT_MS,
       },
       {
+        ...serviceCallTracing(obs.tracer),
         onTokenFallback: (e) => {
           obs.logger.warn(`refresh grant failed (${e.error}); fell back to the password grant`, {
             fallback: e,

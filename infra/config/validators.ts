@@ -1,120 +1,114 @@
-import { SkywatchConfigError } from './errors.js';
+import * as z from 'zod';
 
 const KEYCODE = /^[A-Z0-9]{4}(-[A-Z0-9]{4}){4}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const TIME_OF_DAY = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
-const show = (value: unknown): string =>
-  typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+/** How a message quotes the value it refuses: strings in quotes, the rest as JSON. */
+export const show = (value: unknown): string =>
+  typeof value === 'string' ? `'${value}'` : String(JSON.stringify(value));
 
 /**
- * Collects validation problems instead of stopping at the first, so one synth lists them all.
- * Each check returns the value typed as wanted; a failed check returns a placeholder that is
- * never used, because {@link Checker.throwIfFailed} runs before the settings are.
+ * One message for every issue a field can raise (wrong type, too small, too large), so an
+ * operator reads what the setting accepts and what it got, whichever check refused it.
  */
-export class Checker {
-  private readonly issues: string[] = [];
-  private readonly failedNames = new Set<string>();
+const says = (problem: string) => ({
+  error: (issue: { input?: unknown }) => `${problem}; got ${show(issue.input)}`,
+});
 
-  fail(name: string, problem: string): void {
-    this.issues.push(`${name} ${problem}`);
-    this.failedNames.add(name.replace(/\[\d+\]$/, ''));
-  }
+/** An https URL of the service, required, trailing slashes dropped. */
+export const httpsUrl = () => {
+  const required = {
+    error: (issue: { input?: unknown }) =>
+      `is required: the https URL of the service (got ${show(issue.input)})`,
+  };
+  return z
+    .string(required)
+    .min(1, required)
+    .refine((value) => URL.canParse(value), {
+      ...says('must be an absolute https URL'),
+      abort: true,
+    })
+    .refine(
+      (value) => new URL(value).protocol === 'https:',
+      says('must use https (tokens travel on it)'),
+    )
+    .transform((value) => value.replace(/\/+$/, ''));
+};
 
-  failed(name: string): boolean {
-    return this.failedNames.has(name);
-  }
+const keycode = (value: string) => value.trim().toUpperCase();
 
-  throwIfFailed(): void {
-    if (this.issues.length > 0) throw new SkywatchConfigError(this.issues);
-  }
+/** GSM keycodes, at least one, upper-cased; a malformed or repeated one is named by position. */
+export const keycodes = () =>
+  z
+    .array(
+      z
+        .string(says('must be a keycode like ABCD-EFGH-IJKL-MNOP-QRST'))
+        .refine(
+          (value) => KEYCODE.test(keycode(value)),
+          says('must be a keycode like ABCD-EFGH-IJKL-MNOP-QRST'),
+        ),
+      says('must list at least one GSM keycode'),
+    )
+    .min(1, says('must list at least one GSM keycode'))
+    .superRefine(
+      (keys, ctx) => {
+        const seen = new Set<string>();
+        keys.forEach((value, index) => {
+          if (typeof value !== 'string' || !KEYCODE.test(keycode(value))) return;
+          const key = keycode(value);
+          if (seen.has(key))
+            ctx.addIssue({
+              code: 'custom',
+              path: [index],
+              message: `repeats ${key}`,
+              input: value,
+            });
+          seen.add(key);
+        });
+      },
+      { when: (payload) => Array.isArray(payload.value) },
+    )
+    .transform((keys) => keys.map(keycode));
 
-  httpsUrl(name: string, value: unknown): string {
-    if (typeof value !== 'string' || value.length === 0) {
-      this.fail(name, `is required: the https URL of the service (got ${show(value)})`);
-      return '';
-    }
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      this.fail(name, `must be an absolute https URL; got ${show(value)}`);
-      return '';
-    }
-    if (url.protocol !== 'https:') {
-      this.fail(name, `must use https (tokens travel on it); got ${show(value)}`);
-    }
-    return value.replace(/\/+$/, '');
-  }
+/** An e-mail address, or nothing (an empty string counts as nothing). */
+export const optionalEmail = () =>
+  z
+    .string(says('must be an e-mail address'))
+    .refine((value) => value === '' || EMAIL.test(value), says('must be an e-mail address'))
+    .optional()
+    .transform((value) => value || undefined);
 
-  keycodes(name: string, value: unknown): string[] {
-    if (!Array.isArray(value) || value.length === 0) {
-      this.fail(name, `must list at least one GSM keycode; got ${show(value)}`);
-      return [];
-    }
-    const keys: string[] = [];
-    value.forEach((item, i) => {
-      const key = typeof item === 'string' ? item.trim().toUpperCase() : '';
-      if (!KEYCODE.test(key)) {
-        this.fail(
-          `${name}[${i}]`,
-          `must be a keycode like ABCD-EFGH-IJKL-MNOP-QRST; got ${show(item)}`,
-        );
-      } else if (keys.includes(key)) {
-        this.fail(`${name}[${i}]`, `repeats ${key}`);
-      } else {
-        keys.push(key);
-      }
-    });
-    return keys;
-  }
+/** A whole number within bounds, and its default when unset. */
+export const int = (min: number, max: number, fallback: number) => {
+  const message = says(`must be an integer from ${min} to ${max}`);
+  return z.int(message).min(min, message).max(max, message).default(fallback);
+};
 
-  optionalEmail(name: string, value: unknown): string | undefined {
-    if (value === undefined || value === '') return undefined;
-    if (typeof value !== 'string' || !EMAIL.test(value)) {
-      this.fail(name, `must be an e-mail address; got ${show(value)}`);
-      return undefined;
-    }
-    return value;
-  }
+/** A finite number within bounds, and its default when unset. */
+export const number = (min: number, max: number, fallback: number) => {
+  const message = says(`must be a number from ${min} to ${max}`);
+  return z.number(message).min(min, message).max(max, message).default(fallback);
+};
 
-  int(name: string, value: unknown, min: number, max: number): number {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      this.fail(name, `must be an integer from ${min} to ${max}; got ${show(value)}`);
-      return min;
-    }
-    return value;
-  }
+export const bool = (fallback: boolean) =>
+  z.boolean(says('must be true or false')).default(fallback);
 
-  number(name: string, value: unknown, min: number, max: number): number {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-      this.fail(name, `must be a number from ${min} to ${max}; got ${show(value)}`);
-      return min;
-    }
-    return value;
-  }
+/** One of a fixed list of values, and its default when unset. */
+export const oneOf = <const T extends readonly (string | number)[]>(
+  allowed: T,
+  fallback: T[number],
+) =>
+  z
+    .custom<T[number]>(
+      (value) => allowed.includes(value as T[number]),
+      says(`must be one of ${allowed.join(', ')}`),
+    )
+    .default(fallback);
 
-  bool(name: string, value: unknown): boolean {
-    if (typeof value !== 'boolean') {
-      this.fail(name, `must be true or false; got ${show(value)}`);
-      return false;
-    }
-    return value;
-  }
-
-  oneOf<T extends string | number>(name: string, value: unknown, allowed: readonly T[]): T {
-    if (!allowed.includes(value as T)) {
-      this.fail(name, `must be one of ${allowed.join(', ')}; got ${show(value)}`);
-      return allowed[0] as T;
-    }
-    return value as T;
-  }
-
-  timeOfDay(name: string, value: unknown): string {
-    if (typeof value !== 'string' || !TIME_OF_DAY.test(value)) {
-      this.fail(name, `must be a UTC time of day as HH:MM (00:00–23:59); got ${show(value)}`);
-      return '00:00';
-    }
-    return value;
-  }
-}
+/** A UTC time of day, `HH:MM`, and its default when unset. */
+export const timeOfDay = (fallback: string) =>
+  z
+    .string(says('must be a UTC time of day as HH:MM (00:00–23:59)'))
+    .regex(TIME_OF_DAY, says('must be a UTC time of day as HH:MM (00:00–23:59)'))
+    .default(fallback);

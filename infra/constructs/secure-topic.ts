@@ -1,4 +1,4 @@
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -38,7 +38,12 @@ export class SecureTopic extends Construct {
       enforceSSL: true,
     });
     if (props.email) {
-      this.topic.addSubscription(new subscriptions.EmailSubscription(props.email));
+      const email = this.topic.addSubscription(new subscriptions.EmailSubscription(props.email));
+      Validations.of(email).acknowledge({
+        id: 'Serverless-SNSRedrivePolicy',
+        reason:
+          'An e-mail subscription hands each message to the mail service of SNS; what fails then is the mailbox (a bounce, a full inbox), which SNS does not redrive, so a dead-letter queue would stay empty. Consumers that need redrive subscribe their own queue or function.',
+      });
     }
     if (props.allowCloudWatchAlarms) {
       const account = Stack.of(this).account;

@@ -16,7 +16,7 @@ import {
   FUNCTION_NODE_OPTIONS,
   SEMI_SPACE_WRAPPER,
 } from '../bundling.js';
-import { queueDepthAlarm, secureQueue } from './secure-queue.js';
+import { deadLetterQueue, queueDepthAlarm } from './secure-queue.js';
 
 /** The newest Node.js runtime aws-cdk-lib 2.276 knows; cdk-nag AwsSolutions-L1 checks it. */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
@@ -42,6 +42,13 @@ export interface SkywatchFunctionProps {
    * @default - not invoked asynchronously, no dead-letter queue
    */
   readonly asyncRetryAttempts?: number;
+  /**
+   * For a function not invoked asynchronously: who keeps a failed invocation instead of a
+   * dead-letter queue (its caller, or its event source's redrive). Required then; it is the
+   * written reason given to cdk-nag's Serverless-LambdaDLQ.
+   * @default - none: required when asyncRetryAttempts is unset
+   */
+  readonly failuresKeptBy?: string;
   /** Oldest age of an asynchronous event before it is given up. @default Duration.hours(6) */
   readonly maxEventAge?: Duration;
   /**
@@ -80,14 +87,11 @@ export class SkywatchFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     if (props.asyncRetryAttempts !== undefined) {
-      this.deadLetterQueue = secureQueue(this, 'DeadLetterQueue', {
-        retentionPeriod: Duration.days(14),
-      });
-      Validations.of(this.deadLetterQueue).acknowledge({
-        id: 'AwsSolutions-SQS3',
-        reason:
-          'This queue is itself the dead-letter destination of failed asynchronous invocations; it is watched by an alarm.',
-      });
+      this.deadLetterQueue = deadLetterQueue(
+        this,
+        'DeadLetterQueue',
+        `${props.serviceName}'s failed asynchronous invocations`,
+      );
     }
 
     this.function = new nodejs.NodejsFunction(this, 'Function', {
@@ -138,6 +142,14 @@ export class SkywatchFunction extends Construct {
       },
     });
 
+    Validations.of(this.function).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason: this.deadLetterQueue
+        ? 'Failed asynchronous invocations go to an on-failure destination (DeadLetterQueue, alarmed), which keeps the error with the event; a DeadLetterConfig as well would deliver each failure twice.'
+        : `Not invoked asynchronously, so a dead-letter queue would never receive anything: ${props.failuresKeptBy}`,
+    });
+    this.traceActively();
+
     const alarmAction = new cwActions.SnsAction(props.alarmTopic);
     for (const [name, metric] of [
       ['Errors', this.function.metricErrors({ period: Duration.minutes(5) })],
@@ -161,6 +173,32 @@ export class SkywatchFunction extends Construct {
         description: `Skywatch ${props.serviceName}: failed asynchronous invocations are waiting in its dead-letter queue.`,
       });
     }
+  }
+
+  /**
+   * Active X-Ray tracing, set on the function resource rather than through the `tracing` prop:
+   * the prop writes the X-Ray statement, whose resource must be "*" (the two actions have no
+   * resource type), into the role's default policy, and acknowledging a "*" there would hide
+   * any other. Its own policy keeps the acknowledgement to these two actions.
+   */
+  private traceActively(): void {
+    const cfn = this.function.node.defaultChild as lambda.CfnFunction;
+    cfn.tracingConfig = { mode: lambda.Tracing.ACTIVE };
+    const policy = new iam.Policy(this, 'TracingPolicy', {
+      roles: [this.role],
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+          resources: ['*'],
+        }),
+      ],
+    });
+    this.function.node.addDependency(policy);
+    Validations.of(policy).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'X-Ray PutTraceSegments and PutTelemetryRecords have no resource type, so they take "*"; this policy holds those two actions only.',
+    });
   }
 }
 
@@ -195,6 +233,11 @@ function validate(props: SkywatchFunctionProps): void {
   ) {
     throw new Error(
       `SkywatchFunction ${props.serviceName}: semiSpaceMb must be 1–${SEMI_SPACE_WRAPPER.maxMb} MB.`,
+    );
+  }
+  if ((props.asyncRetryAttempts === undefined) === (props.failuresKeptBy === undefined)) {
+    throw new Error(
+      `SkywatchFunction ${props.serviceName}: give exactly one of asyncRetryAttempts (invoked asynchronously) and failuresKeptBy (not).`,
     );
   }
   if (props.asyncRetryAttempts !== undefined && ![0, 1, 2].includes(props.asyncRetryAttempts)) {

@@ -1,4 +1,5 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as integrations from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -7,6 +8,30 @@ import { Construct } from 'constructs';
 
 /** Path the shop posts cart customers to. */
 export const WEBHOOK_PATH = '/cart-customers';
+
+/**
+ * One JSON object per request, so Logs Insights reads fields without a parse pattern. No
+ * headers or body: the signature and the shop's data stay out of the logs.
+ */
+const ACCESS_LOG_FORMAT = apigw.AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    requestTime: '$context.requestTime',
+    sourceIp: '$context.identity.sourceIp',
+    userAgent: '$context.identity.userAgent',
+    httpMethod: '$context.httpMethod',
+    path: '$context.path',
+    routeKey: '$context.routeKey',
+    protocol: '$context.protocol',
+    status: '$context.status',
+    responseLength: '$context.responseLength',
+    responseLatency: '$context.responseLatency',
+    integrationStatus: '$context.integrationStatus',
+    integrationLatency: '$context.integrationLatency',
+    integrationError: '$context.integrationErrorMessage',
+    error: '$context.error.message',
+  }),
+);
 
 export interface WebhookApiProps {
   readonly handler: lambda.IFunction;
@@ -64,6 +89,7 @@ export class WebhookApi extends Construct {
       throttle: { rateLimit: props.rateLimit, burstLimit: props.burstLimit },
       accessLogSettings: {
         destination: new apigwv2.LogGroupLogDestination(this.accessLogs),
+        format: ACCESS_LOG_FORMAT,
       },
     });
   }

@@ -17,6 +17,27 @@ export interface AwsClientOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
+/** Wraps a client as it is created, e.g. to trace its calls; returns the client to use. */
+export type AwsClientHook = <C extends object>(client: C) => C;
+
+let clientHook: AwsClientHook = (client) => client;
+
+/**
+ * Has every client created from now on pass through `hook`; answers a function that undoes it. lib/ knows nothing of tracing; a
+ * function's observability sets this before it builds its clients (Powertools' Tracer captures
+ * each call as an X-Ray subsegment).
+ *
+ * @example
+ * instrumentAwsClients((client) => tracer.captureAWSv3Client(client));
+ */
+export function instrumentAwsClients(hook: AwsClientHook): () => void {
+  const previous = clientHook;
+  clientHook = hook;
+  return () => {
+    clientHook = previous;
+  };
+}
+
 function common(options: AwsClientOptions) {
   const endpoint = options.endpoint ?? process.env.AWS_ENDPOINT_URL;
   return {
@@ -32,22 +53,22 @@ function common(options: AwsClientOptions) {
  */
 export function s3Client(options: AwsClientOptions = {}): S3Client {
   const config = common(options);
-  return new S3Client({ ...config, forcePathStyle: config.endpoint !== undefined });
+  return clientHook(new S3Client({ ...config, forcePathStyle: config.endpoint !== undefined }));
 }
 
 /** @example const alerts = new AlertPublisher(snsClient(), topicArn); */
 export function snsClient(options: AwsClientOptions = {}): SNSClient {
-  return new SNSClient(common(options));
+  return clientHook(new SNSClient(common(options)));
 }
 
 /** @example const queue = sqsClient(); */
 export function sqsClient(options: AwsClientOptions = {}): SQSClient {
-  return new SQSClient(common(options));
+  return clientHook(new SQSClient(common(options)));
 }
 
 /** @example const secrets = new SecretStore(secretsClient()); */
 export function secretsClient(options: AwsClientOptions = {}): SecretsManagerClient {
-  return new SecretsManagerClient(common(options));
+  return clientHook(new SecretsManagerClient(common(options)));
 }
 
 /** All four clients, for tools and tests that talk to every service (moto, the local run). */

@@ -6,9 +6,11 @@ export {
   snsSubject,
 } from './alert-publisher.js';
 export {
+  type AwsClientHook,
   type AwsClientOptions,
   type AwsClients,
   createAwsClients,
+  instrumentAwsClients,
   s3Client,
   secretsClient,
   snsClient,

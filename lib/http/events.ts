@@ -2,6 +2,14 @@
 export interface ClientEvents {
   request: { method: string; url: string; attempt: number };
   response: { method: string; url: string; status: number; attempt: number; durationMs: number };
+  /** An attempt ended without an answer: a timeout or a network error. */
+  requestFailed: {
+    method: string;
+    url: string;
+    attempt: number;
+    durationMs: number;
+    reason: string;
+  };
   retry: { method: string; url: string; attempt: number; delayMs: number; reason: string };
   tokenRenewal: {
     grant: 'password' | 'token_exchange' | 'refresh_token';
@@ -23,6 +31,7 @@ export type Listener<K extends EventName> = (payload: ClientEvents[K]) => void;
 export interface ClientHooks {
   onRequest?: Listener<'request'>;
   onResponse?: Listener<'response'>;
+  onRequestFailed?: Listener<'requestFailed'>;
   onRetry?: Listener<'retry'>;
   onTokenRenewal?: Listener<'tokenRenewal'>;
   onTokenFallback?: Listener<'tokenFallback'>;
@@ -42,6 +51,7 @@ export class ClientEmitter {
   constructor(hooks: ClientHooks = {}) {
     if (hooks.onRequest) this.on('request', hooks.onRequest);
     if (hooks.onResponse) this.on('response', hooks.onResponse);
+    if (hooks.onRequestFailed) this.on('requestFailed', hooks.onRequestFailed);
     if (hooks.onRetry) this.on('retry', hooks.onRetry);
     if (hooks.onTokenRenewal) this.on('tokenRenewal', hooks.onTokenRenewal);
     if (hooks.onTokenFallback) this.on('tokenFallback', hooks.onTokenFallback);

@@ -184,6 +184,13 @@ export class Transport {
         },
       };
     } catch (error) {
+      this.events.emit('requestFailed', {
+        method: request.method,
+        url: safeUrl,
+        attempt,
+        durationMs: this.clock.now() - started,
+        reason: controller.signal.aborted ? 'timeout' : (errorCode(error) ?? 'network error'),
+      });
       if (controller.signal.aborted) {
         const kind = limitedByDeadline ? 'deadline' : 'attempt';
         const err = new TimeoutError(

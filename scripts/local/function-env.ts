@@ -22,6 +22,8 @@ export function functionEnv(
     FANOUT_QUEUE_URL: res.fanoutQueueUrl,
     GSM_KEYS: gsmKeys.join(','),
     POWERTOOLS_METRICS_NAMESPACE: 'Skywatch',
+    // No X-Ray daemon here: the tracer stays off (it is off outside Lambda anyway; this says so).
+    POWERTOOLS_TRACE_ENABLED: 'false',
   };
 }
 

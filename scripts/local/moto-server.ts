@@ -1,10 +1,14 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { findMotoPython } from './moto-python.js';
+
+export { ensureMotoPython, MotoMissingError, motoInstalled } from './moto-python.js';
 
 /**
- * Local AWS endpoints (S3, SNS, SQS, Secrets Manager on one port) from moto's server, which
- * these machines ship with their python3. Used by the integration tests and by `npm start`.
+ * Local AWS endpoints (S3, SNS, SQS, Secrets Manager on one port) from moto's server, run by
+ * the python ./moto-python.ts finds (the system's, or the project's `.venv-moto/`). Used by the
+ * integration tests and by `npm start`.
  */
 export interface MotoServer {
   /** Always 127.0.0.1: the SDK's virtual-host addressing breaks on `localhost`. */
@@ -12,16 +16,6 @@ export interface MotoServer {
   /** The server's process, for the benchmarks' CPU accounting. */
   pid: number | undefined;
   stop(): Promise<void>;
-}
-
-export class MotoMissingError extends Error {
-  constructor() {
-    super(
-      "moto's server is not installed for python3. Install it with: python3 -m pip install 'moto[server]' " +
-        '(it provides the local S3, SNS, SQS and Secrets Manager endpoints).',
-    );
-    this.name = 'MotoMissingError';
-  }
 }
 
 async function freePort(): Promise<number> {
@@ -34,10 +28,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-export function motoInstalled(python = 'python3'): boolean {
-  return spawnSync(python, ['-c', 'import moto.server'], { stdio: 'ignore' }).status === 0;
 }
 
 async function waitUntilUp(
@@ -63,8 +53,7 @@ async function waitUntilUp(
 export async function startMoto(
   options: { port?: number; python?: string } = {},
 ): Promise<MotoServer> {
-  const python = options.python ?? 'python3';
-  if (!motoInstalled(python)) throw new MotoMissingError();
+  const python = options.python ?? findMotoPython();
   const port = options.port ?? (await freePort());
   const child = spawn(python, ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'ignore', 'pipe'],

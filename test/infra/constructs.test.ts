@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, type CfnResource, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -33,6 +33,7 @@ function functionProps(stack: Stack, overrides: Partial<SkywatchFunctionProps> =
     environment: { TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:1:secret:t' },
     alarmTopic: new sns.Topic(stack, 'Topic'),
     logRetention: logs.RetentionDays.ONE_MONTH,
+    ...('asyncRetryAttempts' in overrides ? {} : { failuresKeptBy: 'the caller gets the error.' }),
     ...overrides,
   } satisfies SkywatchFunctionProps;
 }
@@ -81,6 +82,48 @@ describe('SkywatchFunction', () => {
         String(semiSpaceMb),
       ).toThrow(/semiSpaceMb must be 1–64 MB/);
     }
+  });
+
+  it('needs exactly one of asynchronous retries and who keeps its failures', () => {
+    const stack = newStack();
+    const { failuresKeptBy: _, ...neither } = functionProps(stack);
+    expect(() => new SkywatchFunction(stack, 'Neither', neither)).toThrow(
+      /give exactly one of asyncRetryAttempts \(invoked asynchronously\) and failuresKeptBy \(not\)/,
+    );
+    const other = newStack();
+    expect(
+      () =>
+        new SkywatchFunction(
+          other,
+          'Both',
+          functionProps(other, { asyncRetryAttempts: 0, failuresKeptBy: 'the caller.' }),
+        ),
+    ).toThrow(/give exactly one of/);
+  });
+
+  // The file's first synth: it loads aws-cdk-lib's synthesis modules, seconds on a busy machine.
+  it('traces actively, with the X-Ray actions in a policy of their own', {
+    timeout: 60_000,
+  }, () => {
+    const stack = newStack();
+    const fn = new SkywatchFunction(stack, 'Fn', functionProps(stack));
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::Lambda::Function', { TracingConfig: { Mode: 'Active' } });
+    const tracing = fn.node.findChild('TracingPolicy').node.defaultChild as CfnResource;
+    expect(template.toJSON().Resources[stack.resolve(tracing.logicalId)].Properties).toEqual({
+      PolicyDocument: {
+        Statement: [
+          {
+            Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+            Effect: 'Allow',
+            Resource: '*',
+          },
+        ],
+        Version: '2012-10-17',
+      },
+      PolicyName: expect.any(String),
+      Roles: [{ Ref: stack.resolve((fn.role.node.defaultChild as CfnResource).logicalId) }],
+    });
   });
 
   it('creates no dead-letter queue unless invoked asynchronously', () => {

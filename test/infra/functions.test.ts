@@ -50,6 +50,12 @@ describe('SkywatchFunction: every function', () => {
     }
   });
 
+  it('traces every function actively with X-Ray', () => {
+    for (const name of NAMES) {
+      expect(fnProps(name).TracingConfig, name).toEqual({ Mode: 'Active' });
+    }
+  });
+
   it('has an explicit timeout and memory size per function', () => {
     const sizes = Object.fromEntries(
       NAMES.map((n) => [n, [fnProps(n).Timeout, fnProps(n).MemorySize]]),

@@ -1,20 +1,25 @@
 import { App, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../infra/skywatch-app.js';
 import { cdkJsonContext, SETTINGS, synth } from './helpers.js';
 
+/** Every unacknowledged finding of both packs the app runs, one line each. */
 const findings = (scope: IConstruct) =>
-  new AwsSolutionsChecks()
-    .validateScope(scope)
-    .violations.map(
-      (v) =>
-        `${v.severity} ${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
-    );
+  [new AwsSolutionsChecks(), new ServerlessChecks()].flatMap((pack) =>
+    pack
+      .validateScope(scope)
+      .violations.map(
+        (v) =>
+          `${v.severity} ${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+      ),
+  );
 
 interface Acknowledgement {
   readonly path: string;
@@ -37,7 +42,7 @@ function acknowledgements(scope: IConstruct): Acknowledgement[] {
   return found;
 }
 
-describe('cdk-nag AwsSolutionsChecks', () => {
+describe('cdk-nag AwsSolutionsChecks and ServerlessChecks', () => {
   it('finds nothing unacknowledged in the stack, warnings included', () => {
     expect(findings(synth().app)).toEqual([]);
   });
@@ -67,6 +72,19 @@ describe('cdk-nag AwsSolutionsChecks', () => {
     );
   });
 
+  it('reports what the Serverless pack is not told about (the check can fail)', () => {
+    const { app, stack } = synth();
+    new sqs.Queue(stack, 'Careless');
+    const fn = stack.functions.siteWorker.function.node.defaultChild as lambda.CfnFunction;
+    fn.tracingConfig = { mode: lambda.Tracing.PASS_THROUGH };
+    expect(findings(app)).toEqual(
+      expect.arrayContaining([
+        'error Serverless-SQSRedrivePolicy at Skywatch/Careless/Resource',
+        'warning Serverless-LambdaTracing at Skywatch/SiteWorker/Function/Resource',
+      ]),
+    );
+  });
+
   it('runs on every synth of the app and fails it on an unacknowledged finding', () => {
     const app = new App({
       context: { ...cdkJsonContext(), skywatch: SETTINGS, 'aws:cdk:bundling-stacks': [] },
@@ -87,6 +105,15 @@ describe('cdk-nag AwsSolutionsChecks', () => {
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     });
     expect(() => app.synth()).toThrow(/AwsSolutions-DDB3/);
+  });
+
+  it('runs the Serverless pack on every synth of the app too', () => {
+    const app = new App({
+      context: { ...cdkJsonContext(), skywatch: SETTINGS, 'aws:cdk:bundling-stacks': [] },
+    });
+    const { stack } = createApp(app);
+    new sqs.Queue(stack, 'Careless', { enforceSSL: true });
+    expect(() => app.synth()).toThrow(/Serverless-SQSRedrivePolicy/);
   });
 
   it('synthesizes the app cleanly with the checks on', () => {
@@ -116,18 +143,52 @@ describe('cdk-nag acknowledgements', () => {
       'AwsSolutions-S1',
       'AwsSolutions-SMG4',
       'AwsSolutions-SQS3',
+      'Serverless-LambdaDLQ',
+      'Serverless-LambdaEventSourceMappingDestination',
+      'Serverless-SQSRedrivePolicy',
     ]);
   });
 
   it('acknowledges wildcards only from CDK grant action sets and object prefixes, never a bare "*"', () => {
     const iam5 = [
-      ...new Set(acks.filter((a) => a.id.startsWith('AwsSolutions-IAM5')).map((a) => a.id)),
+      ...new Set(
+        acks
+          .filter((a) => a.id.startsWith('AwsSolutions-IAM5') && !a.path.endsWith('/TracingPolicy'))
+          .map((a) => a.id),
+      ),
     ];
     for (const id of iam5) {
       expect(id).toMatch(
         /^AwsSolutions-IAM5\[(Action::(s3:GetObject\*|s3:GetBucket\*|s3:List\*|s3:Abort\*|s3:DeleteObject\*|kms:GenerateDataKey\*|kms:ReEncrypt\*)|Resource::<ArchiveBucket[0-9A-F]+\.Arn>\/(reports|manifests|state|state\/report-fetcher)\/\*)\]$/,
       );
     }
+  });
+
+  it('acknowledges a bare "*" only on the X-Ray policies, one per function', () => {
+    const bare = acks.filter((a) => a.id === 'AwsSolutions-IAM5[Resource::*]');
+    expect(bare.map((a) => a.path).sort()).toEqual(
+      [
+        'TokenRefresher',
+        'ReportFetcher',
+        'SiteWorker',
+        'BlockedUrlAlerter',
+        'InfectionAlerter',
+        'CartCustomerWebhook',
+      ]
+        .map((fn) => `Skywatch/${fn}/TracingPolicy`)
+        .sort(),
+    );
+  });
+
+  it('acknowledges the e-mail redrive only on e-mail subscriptions', () => {
+    const { app } = synth({ alertEmail: 'soc@example.com' });
+    const paths = acknowledgements(app)
+      .filter((a) => a.id === 'Serverless-SNSRedrivePolicy')
+      .map((a) => a.path);
+    expect(paths).toEqual([
+      'Skywatch/Alerts/Topic/soc@example.com',
+      'Skywatch/Ops/Topic/soc@example.com',
+    ]);
   });
 
   it('acknowledges the missing S3 access log only on the access-log bucket itself', () => {

@@ -83,6 +83,13 @@ describe('WebhookApi', () => {
     });
   });
 
+  it('writes each access log line as one JSON object, without headers or body', () => {
+    const [stage] = Object.values(s.template.findResources('AWS::ApiGatewayV2::Stage'));
+    const format = JSON.parse(stage?.Properties.AccessLogSettings.Format);
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+    expect(JSON.stringify(format)).not.toMatch(/header|body|authorization/i);
+  });
+
   it('takes the throttling limits from the settings', () => {
     const { template } = synth({ webhookRateLimit: 50, webhookBurstLimit: 100 });
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {

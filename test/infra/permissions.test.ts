@@ -6,6 +6,7 @@ import {
   byJson,
   type Json,
   logicalId,
+  normalize,
   prefixArn,
   ref,
   roleStatements,
@@ -45,8 +46,10 @@ const deadLetterQueue = (fn: SkywatchFunction) => {
   return fn.deadLetterQueue;
 };
 const deadLetters = (fn: SkywatchFunction) => allow(SQS_SEND, arn(deadLetterQueue(fn)));
+/** X-Ray's two actions take no resource; every function has them, in a policy of their own. */
+const XRAY = allow(['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], '*');
 const expectExactly = (fn: SkywatchFunction, expected: Record<string, unknown>[]) =>
-  expect(roleStatements(s.template, fn.role)).toEqual([...expected].sort(byJson));
+  expect(roleStatements(s.template, fn.role)).toEqual([...expected, XRAY].sort(byJson));
 
 describe('SkywatchStack: least privilege, function by function', () => {
   it('gives the token refresher the credentials, the token secret read/write, and nothing else', () => {
@@ -220,11 +223,24 @@ describe('SkywatchStack: roles and the token secret', () => {
     }
   });
 
-  it('names a resource in every allow statement: no "*" resource', () => {
+  it('names a resource in every allow statement but the X-Ray one: no other "*" resource', () => {
     for (const policy of Object.values(s.template.findResources('AWS::IAM::Policy'))) {
       for (const st of policy.Properties.PolicyDocument.Statement as Record<string, unknown>[]) {
+        if (JSON.stringify(normalize(st)) === JSON.stringify(XRAY)) continue;
         expect([st.Resource].flat()).not.toContain('*');
       }
     }
+  });
+
+  it('gives every function, and only functions, the X-Ray statement', () => {
+    const xrayPolicies = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes('xray:'),
+    );
+    expect(xrayPolicies.map((p) => p.Properties.Roles[0]).sort(byJson)).toEqual(
+      Object.values(s.stack.functions)
+        .map((fn) => ref(fn.role))
+        .sort(byJson),
+    );
+    for (const p of xrayPolicies) expect(p.Properties.PolicyDocument.Statement).toHaveLength(1);
   });
 });

@@ -115,6 +115,47 @@ describe('resolveSettings', () => {
     ]);
   });
 
+  it('lists problems of fields, unknown names and related settings in one error', () => {
+    expect(
+      issues({
+        ...SETTINGS,
+        gsmKeys: [5, 'AAAA-BBBB-CCCC-DDDD-EEEE', 'aaaa-bbbb-cccc-dddd-eeee'],
+        tokenRefreshMinutes: 'x',
+        webhookRateLimit: 50,
+        webhookBurstLimit: 20,
+        gsmKey: [],
+      }),
+    ).toEqual([
+      'gsmKeys[0] must be a keycode like ABCD-EFGH-IJKL-MNOP-QRST; got 5',
+      'gsmKeys[2] repeats AAAA-BBBB-CCCC-DDDD-EEEE',
+      "tokenRefreshMinutes must be an integer from 1 to 60; got 'x'",
+      expect.stringMatching(/^gsmKey is not a Skywatch setting/),
+      'webhookBurstLimit must be at least webhookRateLimit (50); got 20',
+    ]);
+  });
+
+  it('names one problem per setting, however many of its checks refuse the value', () => {
+    expect(issues({ ...SETTINGS, blockedUrlMinCount: -1.5 })).toEqual([
+      'blockedUrlMinCount must be an integer from 0 to 1000000000; got -1.5',
+    ]);
+  });
+
+  it('reads an empty e-mail address as none and drops trailing slashes of URLs', () => {
+    const resolved = resolveSettings({
+      ...SETTINGS,
+      baseUrl: 'https://api.skywatch.test/service//',
+      alertEmail: '',
+    });
+    expect(resolved.alertEmail).toBeUndefined();
+    expect(resolved.baseUrl).toBe('https://api.skywatch.test/service');
+  });
+
+  it('skips a relation whose own values were refused', () => {
+    expect(issues({ ...SETTINGS, webhookRateLimit: 50, webhookBurstLimit: 0 })).toEqual([
+      'webhookBurstLimit must be an integer from 1 to 5000; got 0',
+    ]);
+  });
+
   it('names a misspelt setting instead of ignoring it', () => {
     expect(issues({ ...SETTINGS, gsmKey: ['AAAA-BBBB-CCCC-DDDD-EEEE'] })[0]).toMatch(
       /^gsmKey is not a Skywatch setting \(known: baseUrl, authUrl, gsmKeys, /,
