@@ -1,4 +1,3 @@
-import { SEMI_SPACE_WRAPPER } from '../bundling.js';
 import {
   DEFAULT_SETTINGS,
   LOG_LEVELS,
@@ -141,12 +140,6 @@ export function resolveSettings(input: object): ResolvedSettings {
       1000,
     ),
     archiveGzipLevel: c.int('archiveGzipLevel', raw.archiveGzipLevel ?? d.archiveGzipLevel, 1, 9),
-    archiveSemiSpaceMb: c.int(
-      'archiveSemiSpaceMb',
-      raw.archiveSemiSpaceMb ?? d.archiveSemiSpaceMb,
-      0,
-      SEMI_SPACE_WRAPPER.maxMb,
-    ),
     athena: c.bool('athena', raw.athena ?? d.athena),
   };
   checkRelations(c, settings);
