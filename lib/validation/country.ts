@@ -14,8 +14,8 @@ export function isCountryCode(code: string): boolean {
 
 const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'ZZ']);
 
-// Built on first use: loading ICU's region names takes ~15 ms, which every function would
-// otherwise pay at cold start although only the cart webhook checks country codes.
+// Built on first use: loading ICU's region names is a cost every function would otherwise
+// pay at cold start (docs/performance.md) although only the cart webhook checks country codes.
 let names: Intl.DisplayNames | undefined;
 function regionNames(): Intl.DisplayNames {
   names ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
