@@ -82,33 +82,25 @@ function loadOnce(node: string, file: string, nodeFlags: readonly string[]): num
  * `runs` timings of a bundle and its bare twin, both started as deployed, taken in adjacent
  * pairs so that a load change on a shared machine hits both alike: the medians of each, and the
  * median of the pairs' ratios (steadier than the ratio of medians when the machine's speed
- * drifts during the run). Each pair is followed by the bundle without the deployed flags, which
- * tells what reading the source map costs.
+ * drifts during the run).
  */
 function loadTimes(
   node: string,
   file: string,
   bareFile: string,
   runs: number,
-): { own: number; bare: number; ratio: number; ownWithoutFlags: number } {
+): { own: number; bare: number; ratio: number } {
   const own: number[] = [];
   const bare: number[] = [];
   const ratios: number[] = [];
-  const ownWithoutFlags: number[] = [];
   for (let i = 0; i < runs; i++) {
     const o = loadOnce(node, file, DEPLOYED_NODE_FLAGS);
     const b = loadOnce(node, bareFile, DEPLOYED_NODE_FLAGS);
     own.push(o);
     bare.push(b);
     ratios.push(o / b);
-    ownWithoutFlags.push(loadOnce(node, file, []));
   }
-  return {
-    own: median(own),
-    bare: median(bare),
-    ratio: median(ratios),
-    ownWithoutFlags: median(ownWithoutFlags),
-  };
+  return { own: median(own), bare: median(bare), ratio: median(ratios) };
 }
 
 export interface ColdStart {
@@ -120,8 +112,6 @@ export interface ColdStart {
   initMs: number;
   bareInitMs: number;
   ratio: number;
-  /** The same bundle started without the stack's NODE_OPTIONS (no source map read). */
-  initMsWithoutSourceMaps: number;
 }
 
 /** Cold starts of every function on the `node` binary given (the deployed major: measured-node.ts). */
@@ -143,7 +133,6 @@ export async function coldStarts(node: string, runs = 21): Promise<{ results: Co
       initMs: times.own,
       bareInitMs: times.bare,
       ratio: times.ratio,
-      initMsWithoutSourceMaps: times.ownWithoutFlags,
     });
   }
   return { results };

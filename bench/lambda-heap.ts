@@ -5,10 +5,8 @@
  * own sizing from the memory it sees; it passes:
  *   new_space = memory / 10, --max-semi-space-size = new_space / 2,
  *   --max-old-space-size = memory - new_space   (integer MB arithmetic, as `expr` does)
- * For 1,024 MB that is a 51 MB semi-space (V8 rounds it up to 64 MiB) and a 922 MB old
- * generation: `v8.getHeapStatistics().heap_size_limit` is 1,114 MiB with these flags.
- * Node's own sizing under a 1 GiB memory limit would give 524 MiB with 4 MiB semi-spaces,
- * which collects several times as often and makes a download-only walk twice as costly.
+ * Node's own sizing from the memory it sees would give a smaller heap with far smaller
+ * semi-spaces, which collects more often than the deployed function does.
  */
 export function lambdaHeapFlags(memoryMb: number): string[] {
   const newSpaceMb = Math.floor(memoryMb / 10);

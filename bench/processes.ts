@@ -67,17 +67,10 @@ export async function runWorker<T>(
   args: string[],
   nodeFlags: string[] = [],
   node = process.execPath,
-  /**
-   * Starts Node through a Lambda exec wrapper, as the runtime does when AWS_LAMBDA_EXEC_WRAPPER
-   * is set: `<wrapper> <node> <flags> <file> <args>`, with `env` added to this environment.
-   */
-  wrapper?: { path: string; env: Record<string, string> },
 ): Promise<T> {
   const loader = file.endsWith('.ts') ? TSX : [];
-  const nodeArgs = [...nodeFlags, ...loader, file, ...args];
-  const child = spawn(wrapper?.path ?? node, wrapper ? [node, ...nodeArgs] : nodeArgs, {
+  const child = spawn(node, [...nodeFlags, ...loader, file, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...wrapper?.env },
   });
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => {

@@ -65,8 +65,6 @@ export function createFunctions(
     LOG_LEVEL: s.logLevel,
     ...extra,
   });
-  // 0: the runtime's own young generation, no wrapper.
-  const semiSpaceMb = s.archiveSemiSpaceMb === 0 ? undefined : s.archiveSemiSpaceMb;
   const entry = (name: FunctionName) => path.join(deps.projectRoot, FUNCTION_ENTRIES[name]);
   const gsmKeys = s.gsmKeys.join(',');
 
@@ -94,7 +92,6 @@ export function createFunctions(
     description: 'Archives the previous day of Skywatch reports to S3 and fans out per-site work',
     timeout: Duration.minutes(15),
     memorySize: REPORT_FETCHER_MEMORY_MB,
-    semiSpaceMb,
     asyncRetryAttempts: 2,
     environment: env({
       REPORT_BUCKET: bucket.bucketName,
@@ -120,7 +117,6 @@ export function createFunctions(
     description: 'Archives the reports of one site, from the report fetcher fan-out queue',
     timeout: SITE_WORKER_TIMEOUT,
     memorySize: 512,
-    semiSpaceMb,
     failuresKeptBy:
       'the fan-out queue invokes it synchronously and moves a message that failed every delivery to FanoutDeadLetterQueue.',
     environment: env({

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { SEMI_SPACE_WRAPPER } from '../bundling.js';
 import { SkywatchConfigError } from './errors.js';
 import {
   DEFAULT_SETTINGS as d,
@@ -48,7 +47,6 @@ const Fields = z.strictObject({
   siteWorkerMaxConcurrency: int(2, 1000, d.siteWorkerMaxConcurrency),
   fanoutMaxReceiveCount: int(1, 1000, d.fanoutMaxReceiveCount),
   archiveGzipLevel: int(1, 9, d.archiveGzipLevel),
-  archiveSemiSpaceMb: int(0, SEMI_SPACE_WRAPPER.maxMb, d.archiveSemiSpaceMb),
   athena: bool(d.athena),
 });
 

@@ -72,13 +72,6 @@ export interface SkywatchSettings {
    * low for ~12 % more bytes than 4; docs/performance.md has the measured trade. @default 2
    */
   readonly archiveGzipLevel?: number;
-  /**
-   * V8 semi-space size in MB of the functions that archive (report fetcher, site worker), set
-   * by an exec wrapper; 0 leaves the Lambda runtime's (a twentieth of the memory: 51 MB at
-   * 1,024). 8 held a million-endpoint archive about 120 MB lower and no slower; see
-   * docs/performance.md. @default 8
-   */
-  readonly archiveSemiSpaceMb?: number;
   /** Create an Athena workgroup and Glue database over the archive. @default true */
   readonly athena?: boolean;
 }
@@ -113,7 +106,6 @@ export const DEFAULT_SETTINGS = {
   fanoutMaxReceiveCount: 3,
   // The store's DEFAULT_GZIP_LEVEL (lib/aws), repeated: infra/ does not import lib/.
   archiveGzipLevel: 2,
-  archiveSemiSpaceMb: 8,
   athena: true,
 } as const satisfies Omit<SkywatchSettings, 'baseUrl' | 'authUrl' | 'gsmKeys'>;
 

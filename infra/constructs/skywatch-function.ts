@@ -10,12 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import {
-  ESM_REQUIRE_BANNER,
-  FUNCTION_ESBUILD_TARGET,
-  FUNCTION_NODE_OPTIONS,
-  SEMI_SPACE_WRAPPER,
-} from '../bundling.js';
+import { ESM_REQUIRE_BANNER, FUNCTION_ESBUILD_TARGET, FUNCTION_NODE_OPTIONS } from '../bundling.js';
 import { deadLetterQueue, queueDepthAlarm } from './secure-queue.js';
 
 /** The newest Node.js runtime aws-cdk-lib 2.276 knows; cdk-nag AwsSolutions-L1 checks it. */
@@ -51,12 +46,6 @@ export interface SkywatchFunctionProps {
   readonly failuresKeptBy?: string;
   /** Oldest age of an asynchronous event before it is given up. @default Duration.hours(6) */
   readonly maxEventAge?: Duration;
-  /**
-   * V8 semi-space size in MB, set through the exec wrapper (SEMI_SPACE_WRAPPER) in place of the
-   * runtime's twentieth of the memory.
-   * @default - the runtime's
-   */
-  readonly semiSpaceMb?: number;
 }
 
 /**
@@ -110,12 +99,6 @@ export class SkywatchFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         POWERTOOLS_METRICS_NAMESPACE: 'Skywatch',
         NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
-        ...(props.semiSpaceMb === undefined
-          ? {}
-          : {
-              AWS_LAMBDA_EXEC_WRAPPER: SEMI_SPACE_WRAPPER.deployedPath,
-              [SEMI_SPACE_WRAPPER.sizeVariable]: String(props.semiSpaceMb),
-            }),
       },
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       retryAttempts: props.asyncRetryAttempts,
@@ -138,7 +121,6 @@ export class SkywatchFunction extends Construct {
         // with, and @aws-sdk/lib-storage is not part of the Lambda runtime.
         bundleAwsSDK: true,
         forceDockerBundling: false,
-        commandHooks: props.semiSpaceMb === undefined ? undefined : copySemiSpaceWrapper,
       },
     });
 
@@ -202,19 +184,6 @@ export class SkywatchFunction extends Construct {
   }
 }
 
-/**
- * Puts the exec wrapper beside the bundle, executable: Lambda refuses a wrapper without the
- * execute bit, and the asset's zip keeps the file's mode. `inputDir` is the project root.
- */
-const copySemiSpaceWrapper: nodejs.ICommandHooks = {
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (inputDir, outputDir) => {
-    const target = `"${outputDir}/${SEMI_SPACE_WRAPPER.fileName}"`;
-    return [`cp "${inputDir}/${SEMI_SPACE_WRAPPER.source}" ${target}`, `chmod 755 ${target}`];
-  },
-};
-
 function validate(props: SkywatchFunctionProps): void {
   if (!existsSync(props.entry)) {
     throw new Error(`SkywatchFunction: entry ${props.entry} does not exist.`);
@@ -224,16 +193,6 @@ function validate(props: SkywatchFunctionProps): void {
   }
   if (!Number.isInteger(props.memorySize) || props.memorySize < 128 || props.memorySize > 10_240) {
     throw new Error(`SkywatchFunction ${props.serviceName}: memorySize must be 128–10240 MB.`);
-  }
-  if (
-    props.semiSpaceMb !== undefined &&
-    (!Number.isInteger(props.semiSpaceMb) ||
-      props.semiSpaceMb < 1 ||
-      props.semiSpaceMb > SEMI_SPACE_WRAPPER.maxMb)
-  ) {
-    throw new Error(
-      `SkywatchFunction ${props.serviceName}: semiSpaceMb must be 1–${SEMI_SPACE_WRAPPER.maxMb} MB.`,
-    );
   }
   if ((props.asyncRetryAttempts === undefined) === (props.failuresKeptBy === undefined)) {
     throw new Error(

@@ -2,8 +2,8 @@
  * Encodes batches of records as NDJSON bytes (one JSON document a line) into two buffers used
  * in turn, so a snapshot of a million records allocates two buffers instead of a string and a
  * buffer per page. Each record's JSON string dies young; nothing joins them into a page-sized
- * string first. Measured in `npm run bench`: a page of 1,000 full status entries (~2.8 MB)
- * costs less garbage collection this way than with a concatenated string.
+ * string first, so a page of full status entries costs less garbage collection than a
+ * concatenated string does (docs/performance.md).
  *
  * The buffer handed out by `encode` or `encodeTexts` stays valid until the next-but-one call:
  * the caller must be done with it (gzip has consumed it) by then.

@@ -37,11 +37,10 @@ const NDJSON = { ContentType: 'application/x-ndjson', ContentEncoding: 'gzip' } 
 /**
  * gzip level of archive objects unless the store is told otherwise. Once snapshots stopped
  * being serialised again (they are archived as the service's text), gzip became most of the
- * archive's own CPU. At a million endpoints, level 2 archived in 1.11-1.22 × the time of a
- * download-only walk and level 4 in 1.16-1.32 (four runs), for 12.5 % more bytes (332 MB
- * against 295 MB); level 1 saved little more time for 18 % more bytes, and level 6 (zlib's
- * default) costs twice level 4's CPU. Deployments that would rather store less set
- * `archiveGzipLevel`; docs/performance.md has the figures.
+ * archive's own CPU. Level 2 keeps the archive close to a download-only walk for a few per cent
+ * more bytes than 4; level 1 saves little more time for more bytes, and zlib's default (6)
+ * costs far more CPU. Deployments that would rather store less set `archiveGzipLevel`;
+ * docs/performance.md has the figures.
  */
 export const DEFAULT_GZIP_LEVEL = 2;
 /**
@@ -52,7 +51,7 @@ const PART_SIZE = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
 /**
  * gzip hands its output over in chunks of this size, each a hop from the thread pool to the
- * main thread (and a write through to the upload): 16 KiB (the default) made ~17 hops a page.
+ * main thread (and a write through to the upload): the default 16 KiB made many hops a page.
  */
 const GZIP_CHUNK = 128 * 1024;
 

@@ -4,10 +4,6 @@ import { AuthError, SchemaError, ValidationError } from '../errors/errors.js';
 import { redactUrl } from '../errors/redact.js';
 import { waitWithin } from '../http/deadline.js';
 import { BROKEN, type HttpResponse } from '../http/transport.js';
-import {
-  type ParsedWithElementTexts,
-  parseWithElementTexts,
-} from '../paging/parse-with-element-texts.js';
 import { parseResponse } from '../schemas/common.js';
 import type { XmlModel } from '../xml/codec.js';
 import type * as z from '../zod.js';
@@ -26,11 +22,6 @@ export interface Operation<S extends z.core.$ZodType> {
   xml?: { response: XmlModel<S>; request?: XmlModel };
   body?: unknown;
   call?: CallOptions;
-  /**
-   * A top-level member of the JSON answer holding an array whose elements' own texts the
-   * caller keeps (`executeWithText` answers them as `elementTexts`).
-   */
-  keepElementTextsOf?: string;
 }
 
 /**
@@ -61,13 +52,6 @@ function checkScope(ctx: ClientContext, token: AccessToken, scope: string, url: 
   }
 }
 
-/** A JSON answer, with the texts of `member`'s elements when the parse could keep them. */
-function decodeJson(text: string, member: string | undefined): ParsedWithElementTexts {
-  return member === undefined
-    ? { value: JSON.parse(text), elementTexts: undefined }
-    : parseWithElementTexts(text, member);
-}
-
 /**
  * Runs one operation: token and scope check, request with retries, one token refresh and
  * replay after a 401, error mapping, and schema validation of the answer.
@@ -84,16 +68,15 @@ export async function execute<S extends z.core.$ZodType>(
 
 /**
  * `execute`, also answering the body's text as received, for callers that keep the service's
- * own bytes (the status pages' `entryTexts`), and the texts of the elements of
- * `op.keepElementTextsOf` when they came with the parse (see `parseWithElementTexts`).
+ * own bytes (the status pages' `entryTexts`).
  *
  * @example
- * const { value, text, elementTexts } = await executeWithText(ctx, op);
+ * const { value, text } = await executeWithText(ctx, op);
  */
 export async function executeWithText<S extends z.core.$ZodType>(
   ctx: ClientContext,
   op: Operation<S>,
-): Promise<{ value: z.output<S>; text: string; elementTexts: readonly string[] | undefined }> {
+): Promise<{ value: z.output<S>; text: string }> {
   const url = buildUrl(ctx.baseUrl, op.path, op.query);
   const xml = op.xml ? ctx.xml : undefined;
   if (op.xml && !xml) {
@@ -133,7 +116,7 @@ export async function executeWithText<S extends z.core.$ZodType>(
       url,
       headers: { ...headers, authorization: `Bearer ${token.value}` },
       ...(body === undefined ? {} : { body }),
-      decode: xml ? xml.validate : (text) => decodeJson(text, op.keepElementTextsOf),
+      decode: xml ? xml.validate : (text) => JSON.parse(text),
       ...(bounded ? { deadline: { deadline } } : {}),
     });
   };
@@ -154,9 +137,7 @@ export async function executeWithText<S extends z.core.$ZodType>(
     );
   }
   if (xml && op.xml) {
-    return { value: xml.parse(op.xml.response, res.text), text: res.text, elementTexts: undefined };
+    return { value: xml.parse(op.xml.response, res.text), text: res.text };
   }
-  const json = res.decoded as ParsedWithElementTexts;
-  const value = parseResponse(op.schema, json.value, op.model);
-  return { value, text: res.text, elementTexts: json.elementTexts };
+  return { value: parseResponse(op.schema, res.decoded, op.model), text: res.text };
 }

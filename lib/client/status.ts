@@ -58,23 +58,18 @@ function paginate<E>(
   return new Paginator<E>(async (continuation) => {
     // Follow the token with the same query rather than ContinuationURI: the URI's host is the
     // service's to choose, the token is all the paging state there is.
-    const {
-      value: env,
-      text,
-      elementTexts,
-    } = await executeWithText(ctx, {
+    const { value: env, text } = await executeWithText(ctx, {
       method: 'GET',
       path,
       query: { ...q, continuation },
       scope,
       schema,
       model,
-      ...(options.keepEntryTexts ? { keepElementTextsOf: 'QueryResults' } : {}),
       ...(options.deadline === undefined ? {} : { call: { deadline: options.deadline } }),
     });
     const { QueryResults, ...raw } = env;
-    // Texts that came with the parse; otherwise sliced (or serialised) on first use.
-    let texts = elementTexts?.length === QueryResults.length ? elementTexts : undefined;
+    // Sliced from the body (or serialised) on first use only: most walks never ask.
+    let texts: readonly string[] | undefined;
     return {
       entries: QueryResults as E[],
       continuationToken: env.ContinuationToken,

@@ -4,10 +4,9 @@
  * drop the text they came from (Node 20's `JSON.parse` has no source access), and streaming
  * tokenisers cost more than the `JSON.stringify` this replaces.
  *
- * Why: a status page of 1,000 full entries re-serialised with `JSON.stringify` costs ~9 ms of
- * the archive's main thread; slicing the text the service sent costs ~3 ms, and the slices are
- * the service's own bytes (large integers and number formats kept exactly). The client slices
- * only pages that `parseWithElementTexts` could not split as it parsed them.
+ * Why: slicing the text the service sent costs the archive's main thread a fraction of what
+ * `JSON.stringify` of every entry does, and the slices are the service's own bytes (large
+ * integers and number formats kept exactly); docs/performance.md has the figure.
  *
  * Only for text that `JSON.parse` has already accepted: it is not a validator.
  */

@@ -1,6 +1,2 @@
 export { arrayMemberTexts, entryTextsOf } from './array-member-texts.js';
 export { type Page, type PageFetcher, Paginator, type PagingOptions } from './paginator.js';
-export {
-  type ParsedWithElementTexts,
-  parseWithElementTexts,
-} from './parse-with-element-texts.js';

@@ -1,7 +1,6 @@
 /**
- * Steps over JSON text without building values: the shared scanner of `arrayMemberTexts` and
- * `parseWithElementTexts`. Only for text that `JSON.parse` accepts (or is checked to accept
- * afterwards): it is not a validator. Strings are skipped with `indexOf` (a native search), so
+ * Steps over JSON text without building values: the scanner of `arrayMemberTexts`. Only for
+ * text that `JSON.parse` has accepted: it is not a validator. Strings are skipped with `indexOf` (a native search), so
  * the cost is one step per character outside strings.
  */
 

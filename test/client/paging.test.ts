@@ -111,21 +111,6 @@ describe('Paging over HTTP (4.1–4.4)', () => {
     expect(pages).toBe(Math.ceil(w.gsm.endpointCount / 40));
   });
 
-  it('takes the same entry texts while parsing when asked to keep them', async () => {
-    // Prepare: one walk slicing texts on demand, one taking them as it parses.
-    const textsOf = async (keepEntryTexts: boolean) => {
-      const texts: string[] = [];
-      const walk = w.client().gsmAgentStatus(w.gsm.key, { batchSize: 40, keepEntryTexts });
-      for await (const page of walk.pages()) texts.push(...page.entryTexts());
-      return texts;
-    };
-    // Act
-    const [sliced, kept] = [await textsOf(false), await textsOf(true)];
-    // Assess
-    expect(kept).toHaveLength(w.gsm.endpointCount);
-    expect(kept).toEqual(sliced);
-  });
-
   it('prefetches the next page and stops fetching when the loop breaks', async () => {
     const client = w.client();
     await client.gsmUsageReport(w.gsm.key);

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleLikeTheStack } from '../../bench/bundle.js';
-import { FUNCTION_ESBUILD_TARGET, SEMI_SPACE_WRAPPER } from '../../infra/bundling.js';
+import { FUNCTION_ESBUILD_TARGET } from '../../infra/bundling.js';
 import { FUNCTION_RUNTIME } from '../../infra/constructs/skywatch-function.js';
 import type { FunctionName } from '../../infra/functions.js';
 import { createApp } from '../../infra/skywatch-app.js';
@@ -100,19 +100,6 @@ describe('Bundles (real esbuild, no Docker)', () => {
       });
     });
   }
-
-  it('puts the semi-space exec wrapper, executable, beside the bundles of the functions that archive', () => {
-    const source = readFileSync(SEMI_SPACE_WRAPPER.source);
-    for (const name of NAMES) {
-      const file = path.join(assetDir(name), SEMI_SPACE_WRAPPER.fileName);
-      const archives = name === 'reportFetcher' || name === 'siteWorker';
-      expect(existsSync(file), name).toBe(archives);
-      if (!archives) continue;
-      // Lambda refuses a wrapper without the execute bit; the asset's zip keeps the mode.
-      expect(statSync(file).mode & 0o777, name).toBe(0o755);
-      expect(readFileSync(file).equals(source), name).toBe(true);
-    }
-  });
 
   it('bundles the AWS SDK instead of importing the runtime copy', () => {
     // An external SDK would surface as an import or esbuild's __require of '@aws-sdk/…'.

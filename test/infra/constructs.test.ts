@@ -74,16 +74,6 @@ describe('SkywatchFunction', () => {
     ).toThrow(/asyncRetryAttempts must be 0, 1 or 2/);
   });
 
-  it('refuses a semi-space size V8 would not take as a whole number of MB up to 64', () => {
-    for (const semiSpaceMb of [0, 65, 1.5]) {
-      const stack = newStack();
-      expect(
-        () => new SkywatchFunction(stack, 'Fn', functionProps(stack, { semiSpaceMb })),
-        String(semiSpaceMb),
-      ).toThrow(/semiSpaceMb must be 1–64 MB/);
-    }
-  });
-
   it('needs exactly one of asynchronous retries and who keeps its failures', () => {
     const stack = newStack();
     const { failuresKeptBy: _, ...neither } = functionProps(stack);

@@ -180,30 +180,14 @@ describe('SkywatchFunction: configuration per function', () => {
     expect(envOf('siteWorker').ARCHIVE_GZIP_LEVEL).toBe('6');
   });
 
-  it('starts the functions that archive through the semi-space wrapper, at the size the settings give', () => {
-    const wrapped = (settings: Record<string, unknown>) => {
-      const { stack, template } = synth(settings);
-      const resources = template.toJSON().Resources;
-      return Object.fromEntries(
-        Object.entries(stack.functions).map(([name, f]) => {
-          const vars = resources[logicalId(f.function)].Properties.Environment.Variables;
-          return [name, [vars.AWS_LAMBDA_EXEC_WRAPPER, vars.SKYWATCH_V8_SEMI_SPACE_MB]];
-        }),
-      );
-    };
-    const wrapper = ['/var/task/semi-space-wrapper.sh', '8'];
-    const none = [undefined, undefined];
-    expect(wrapped({})).toEqual({
-      tokenRefresher: none,
-      reportFetcher: wrapper,
-      siteWorker: wrapper,
-      blockedUrlAlerter: none,
-      infectionAlerter: none,
-      cartCustomerWebhook: none,
-    });
-    expect(wrapped({ archiveSemiSpaceMb: 16 }).reportFetcher).toEqual([wrapper[0], '16']);
-    // 0: the runtime's own young generation, and no wrapper at all.
-    expect(Object.values(wrapped({ archiveSemiSpaceMb: 0 }))).toEqual(Array(6).fill(none));
+  it("starts every function with the runtime's own V8 flags: no exec wrapper", () => {
+    const { stack, template } = synth({});
+    const resources = template.toJSON().Resources;
+    for (const [name, f] of Object.entries(stack.functions)) {
+      const vars = resources[logicalId(f.function)].Properties.Environment.Variables;
+      expect(vars.AWS_LAMBDA_EXEC_WRAPPER, name).toBeUndefined();
+      expect(vars.NODE_OPTIONS, name).toBe('--enable-source-maps');
+    }
   });
 
   it('gives the webhook both secret ARNs, the bucket and the signature tolerance', () => {

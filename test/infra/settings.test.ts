@@ -103,7 +103,6 @@ describe('resolveSettings', () => {
         alertOnClean: 'yes',
         blockedUrlBaselineMultiplier: 0.5,
         archiveGzipLevel: 10,
-        archiveSemiSpaceMb: 65,
       }),
     ).toEqual([
       "alertEmail must be an e-mail address; got 'soc'",
@@ -111,7 +110,6 @@ describe('resolveSettings', () => {
       'blockedUrlBaselineMultiplier must be a number from 1 to 1000; got 0.5',
       "alertOnClean must be true or false; got 'yes'",
       'archiveGzipLevel must be an integer from 1 to 9; got 10',
-      'archiveSemiSpaceMb must be an integer from 0 to 64; got 65',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type ArchiveRun, lastToSecondTenth } from '../../bench/archive-results.js';
 import { maxByTenth } from '../../bench/tenths.js';
 
 describe('Function: maxByTenth (bench RSS over a walk)', () => {
@@ -33,5 +34,18 @@ describe('Function: maxByTenth (bench RSS over a walk)', () => {
         100,
       ),
     ).toEqual(Array.from({ length: 10 }, () => null));
+  });
+});
+
+describe('Function: lastToSecondTenth (is RSS flat over a walk?)', () => {
+  const walk = (rssByTenthMiB: (number | null)[]) => ({ rssByTenthMiB }) as ArchiveRun;
+
+  it('divides the largest sample of the last tenth by that of the second', () => {
+    expect(lastToSecondTenth(walk([90, 200, 210, 215, 220, 220, 221, 222, 225, 230]))).toBe(1.15);
+  });
+
+  it('answers NaN, never a pass, when either tenth has no sample', () => {
+    expect(lastToSecondTenth(walk([90, null, 1, 1, 1, 1, 1, 1, 1, 1]))).toBeNaN();
+    expect(lastToSecondTenth(walk([90, 100, 1, 1, 1, 1, 1, 1, 1, null]))).toBeNaN();
   });
 });
