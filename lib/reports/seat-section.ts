@@ -10,10 +10,10 @@ export function seatSection(report: SeatReport): string {
     missing > 0
       ? `<p><strong>${formatCount(missing)} of ${formatCount(report.daysInMonth)} days of ${escapeHtml(report.month)} have no archived sites report</strong>; averages are over the days reported.</p>`
       : '';
+  // Licence and keys are in the CSV; the page keeps a row small for 5,000-site consoles.
   const rows = report.sites.map((s) => [
     s.siteName,
-    s.licence,
-    `${s.trialDays} / ${s.fullDays}`,
+    s.trialDays,
     s.endpointsMax,
     s.endpointsAvg.toFixed(2),
     s.endpointsLastDay,
@@ -24,8 +24,7 @@ export function seatSection(report: SeatReport): string {
     caption: `Seats per site in ${report.month}`,
     columns: [
       'Site',
-      'Licence',
-      'Trial / full days',
+      'Trial days',
       'Most endpoints',
       'Average',
       'Last day',
@@ -33,7 +32,7 @@ export function seatSection(report: SeatReport): string {
       'DNSP seats last day',
     ],
     rows,
-    numeric: [3, 4, 5, 6, 7],
+    numeric: [1, 2, 3, 4, 5, 6],
   });
   return `<section id="seats"><h2>Seats in ${escapeHtml(report.month)}</h2>
 <p>${formatCount(report.sites.length)} sites; most endpoints summed over sites ${formatCount(sum((s) => s.endpointsMax))}, last day ${formatCount(sum((s) => s.endpointsLastDay))}; DNSP seats last day ${formatCount(sum((s) => s.dnspSeatsLastDay))}. The same numbers are in the month's CSV (<code>seats-${escapeHtml(report.month)}.csv</code>).</p>
