@@ -7,7 +7,7 @@ import { ArchiveReader } from './archive-reader.js';
 import { blockedUrlTotals } from './blocked-urls.js';
 import { collectDailyReport } from './collect-daily.js';
 import { renderDailyPage } from './daily-page.js';
-import { dailyPageKey, seatCsvKey } from './page-keys.js';
+import { dailyPageKey, infectedKey, seatCsvKey } from './page-keys.js';
 import { reportLink, writeReportObject } from './page-store.js';
 import { collectSeatReport, type SeatReport, seatCsv } from './seat-report.js';
 
@@ -73,13 +73,17 @@ interface Manifest {
 export async function buildReports(deps: BuildDeps, options: BuildOptions): Promise<BuildOutcome> {
   const { gsm, day } = options;
   const reader = new ArchiveReader(deps.s3, deps.bucket);
-  const stored = (await new ReportStore(deps.s3, deps.bucket).readJson(manifestKey(gsm, day))) as
-    | Manifest
-    | undefined;
+  const store = new ReportStore(deps.s3, deps.bucket);
+  const stored = (await store.readJson(manifestKey(gsm, day))) as Manifest | undefined;
   if (!stored) throw new ReportSourceError(gsm, day);
   const report = await collectDailyReport(reader, {
     gsm,
     day,
+    infectedCache: {
+      get: async (g, date) =>
+        (await store.readJson(infectedKey(g, date))) as [string, string][] | undefined,
+      put: (g, date, infected) => store.writeJson(infectedKey(g, date), infected),
+    },
     snapshotDate: stored.snapshotDate ?? null,
     expiryWindowDays: options.expiryWindowDays,
     now: options.now,

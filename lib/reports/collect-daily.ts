@@ -42,6 +42,12 @@ export interface CollectOptions {
   expiryWindowDays?: number;
   /** Blocked-URL actions by site key, read from the service by the caller. */
   blockedUrls?: ReadonlyMap<string, number>;
+  /**
+   * Where the infected endpoints of past snapshots are kept once read, so a day's page streams
+   * one new snapshot rather than thirty-one. Only snapshots before the newest are kept: the
+   * newest may still be taken again by a re-run of the report fetcher.
+   */
+  infectedCache?: InfectedCache;
   /** Objects read at once. @default 16 */
   concurrency?: number;
   now?: () => Date;
@@ -53,6 +59,25 @@ export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days';
 
 /** Infected endpoints of one snapshot, by MachineID, with their site. */
 export type InfectedSet = Map<string, string>;
+
+export interface InfectedCache {
+  get(gsm: string, date: string): Promise<[machineId: string, site: string][] | undefined>;
+  put(gsm: string, date: string, infected: [machineId: string, site: string][]): Promise<void>;
+}
+
+async function cachedInfected(
+  reader: ArchiveReader,
+  cache: InfectedCache | undefined,
+  gsm: string,
+  date: string,
+  keep: boolean,
+): Promise<InfectedSet | undefined> {
+  const cached = keep ? await cache?.get(gsm, date) : undefined;
+  if (cached) return new Map(cached);
+  const infected = await infectedIn(reader, gsm, date);
+  if (infected && keep) await cache?.put(gsm, date, [...infected]);
+  return infected;
+}
 
 export async function infectedIn(
   reader: ArchiveReader,
@@ -146,7 +171,11 @@ export async function collectDailyReport(
   // Snapshots are large: two at a time keeps memory to two sets of infected IDs being built.
   const snapshotLimit = pLimit(2);
   const infected = await Promise.all(
-    snapshotDays.map((date) => snapshotLimit(() => infectedIn(reader, gsm, date))),
+    snapshotDays.map((date) =>
+      snapshotLimit(() =>
+        cachedInfected(reader, options.infectedCache, gsm, date, date !== snapshotDate),
+      ),
+    ),
   );
   const infectionTrend: TrendDay[] = snapshotDays.slice(1).map((date, i) => {
     const today = infected[i + 1];

@@ -18,3 +18,8 @@ export function seatCsvKey(gsm: string, month: string): string {
   const m = checked('month', month, /^\d{4}-\d{2}$/);
   return `pages/seats/gsm=${checked('gsm', gsm)}/month=${m}/seats-${m}.csv`;
 }
+
+/** The infected endpoints of one past status snapshot, kept so each snapshot is read once. */
+export function infectedKey(gsm: string, date: string): string {
+  return `pages/infected/gsm=${checked('gsm', gsm)}/date=${checked('date', date, /^\d{4}-\d{2}-\d{2}$/)}.json`;
+}

@@ -140,6 +140,41 @@ describe('Page: the daily report in headless Chromium', () => {
   });
 });
 
+describe('Report: past snapshots are read once', () => {
+  it('keeps the infected endpoints of past snapshots, not the newest, and reads them back alike', async () => {
+    const { product } = archived;
+    const kept = new Map<string, [string, string][]>();
+    const cache = {
+      get: async (_gsm: string, date: string) => kept.get(date),
+      put: async (_gsm: string, date: string, infected: [string, string][]) => {
+        kept.set(date, infected);
+      },
+    };
+    const reader = new ArchiveReader(product.aws.clients.s3, product.res.bucket);
+    const options = {
+      gsm: product.gsm,
+      day: DAY,
+      snapshotDate: '2026-06-16',
+      infectedCache: cache,
+    };
+    const first = await collectDailyReport(reader, options);
+    expect([...kept.keys()]).toEqual(['2026-06-14']);
+    expect(
+      kept
+        .get('2026-06-14')
+        ?.map(([id]) => id)
+        .sort(),
+    ).toEqual([...archived.infected].sort());
+    // A cache that lies shows that the second build used it rather than the snapshot.
+    kept.set('2026-06-14', []);
+    const second = await collectDailyReport(reader, options);
+    const on = (r: DailyReport, date: string) => r.infectionTrend.find((d) => d.date === date);
+    expect(on(first, '2026-06-14')?.infected).toBe(archived.infected.length);
+    expect(on(second, '2026-06-14')?.infected).toBe(0);
+    expect(on(second, '2026-06-16')).toEqual(on(first, '2026-06-16'));
+  });
+});
+
 describe('Page: values from the service are text, never markup', () => {
   it('shows a hostile site name literally and runs nothing', async () => {
     const hostile = `<img src=x onerror="alert(1)"><script>alert(2)</script>"'&`;
