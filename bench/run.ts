@@ -7,6 +7,7 @@ import type { FanOut } from './fan-out.js';
 import { measuredNode } from './measured-node.js';
 import { medianRun, runsOf } from './medians.js';
 import { runWorker, WorkerFailure } from './processes.js';
+import { reportPage } from './report-page.js';
 import type { TokenEconomy } from './token-economy.js';
 
 /**
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
   const fan = await runWorker<FanOut>('bench/part.ts', ['fan-out']);
   console.log('4. cold start');
   const cold = await coldStarts(node.path, coldStartRuns);
+  console.log('5. report page (5,000 sites, headless Chromium)');
+  const page = await reportPage();
 
   const rows: [string, string, string, string][] = [];
   const largest = Math.max(...sizes);
@@ -111,6 +114,12 @@ async function main(): Promise<void> {
     `${fmt(fan.wallMs / 1000)} s = ${fmtAgainst(fan.ratio, TARGET.fanOut)} × ideal ${fmt(fan.idealMs / 1000)} s; with local S3 writes ${fmt(fan.endToEndMs / 1000)} s; one by one ~${fmt(fan.sequentialEstimateMs / 1000, 0)} s`,
     `target ≤ ${TARGET.fanOut}`,
     pass(fan.ratio <= TARGET.fanOut && fan.failed === 0),
+  ]);
+  rows.push([
+    `report page ${page.sites.toLocaleString('en')} sites, with the month's seats`,
+    `${fmt(page.bytes / 1e6)} MB, rendered in ${fmt(page.renderMs / 1000)} s, opened in Chromium in ${fmt(page.loadMs / 1000)} s`,
+    `target < ${page.target.bytes / 1e6} MB, < ${page.target.loadMs / 1000} s`,
+    pass(page.bytes < page.target.bytes && page.loadMs < page.target.loadMs),
   ]);
   for (const c of cold.results) {
     rows.push([

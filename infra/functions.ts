@@ -26,6 +26,7 @@ export const FUNCTION_ENTRIES = {
   blockedUrlAlerter: 'functions/blocked-url-alerter/handler.ts',
   infectionAlerter: 'functions/infection-alerter/handler.ts',
   cartCustomerWebhook: 'functions/cart-customer-webhook/handler.ts',
+  reportBuilder: 'functions/report-builder/handler.ts',
 } as const;
 
 export type FunctionName = keyof typeof FUNCTION_ENTRIES;
@@ -222,6 +223,26 @@ export function createFunctions(
   secrets.credentials.grantRead(cartCustomerWebhook.function);
   grantStateRecords(cartCustomerWebhook);
 
+  const reportBuilder = new SkywatchFunction(scope, 'ReportBuilder', {
+    ...common,
+    entry: entry('reportBuilder'),
+    serviceName: 'report-builder',
+    description: 'Writes the daily HTML report per GSM and the monthly seat CSV from the archive',
+    timeout: Duration.minutes(15),
+    memorySize: 1024,
+    asyncRetryAttempts: 2,
+    environment: env({
+      REPORT_BUCKET: bucket.bucketName,
+      GSM_KEYS: gsmKeys,
+    }),
+  });
+  // Blocked-URL counts come from the service; the archive and manifests are only read; pages/
+  // is read too, so the pre-signed links it signs to its pages work.
+  secrets.token.grantRead(reportBuilder.function);
+  for (const prefix of [BUCKET_PREFIXES.reports, BUCKET_PREFIXES.manifests, BUCKET_PREFIXES.pages])
+    grantPrefixRead(reportBuilder, bucket, prefix);
+  grantPrefixWrite(reportBuilder, bucket, BUCKET_PREFIXES.pages);
+
   return {
     tokenRefresher,
     reportFetcher,
@@ -229,5 +250,6 @@ export function createFunctions(
     blockedUrlAlerter,
     infectionAlerter,
     cartCustomerWebhook,
+    reportBuilder,
   };
 }

@@ -114,6 +114,14 @@ export class SkywatchStack extends Stack {
           schedule: events.Schedule.cron({ hour, minute }),
           description: "Skywatch: archive the previous day's reports",
         },
+        ReportBuilder: {
+          target: f.reportBuilder,
+          // Two hours after the archive starts: a day fanned out to site workers is complete
+          // by then, and a page built early is rebuilt by hand ({"date": …}) or the next day.
+          schedule: events.Schedule.cron({ hour: String((Number(hour) + 2) % 24), minute }),
+          description:
+            "Skywatch: build the day's HTML report and, after a month's last day, its seat CSV",
+        },
         BlockedUrlAlerter: {
           target: f.blockedUrlAlerter,
           schedule: events.Schedule.rate(Duration.minutes(s.blockedUrlAlertMinutes)),

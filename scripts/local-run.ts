@@ -8,6 +8,7 @@ import { loadHandler } from './local/functions.js';
 import { lambdaContext } from './local/lambda-context.js';
 import { ensureMotoPython, MotoMissingError, startMoto } from './local/moto-server.js';
 import { drainAlerts, provision } from './local/provision.js';
+import { type BuiltReport, saveLocalOutput } from './local/report-output.js';
 
 /**
  * `npm start`: the whole product on this machine. Starts the emulator and moto, creates what
@@ -84,6 +85,14 @@ async function main(): Promise<void> {
     if (spiked) emulator.addBlockedUrls(spiked.id, yesterday, 5000);
     console.log('  ', JSON.stringify(await run('blocked-url-alerter')));
 
+    step("report-builder: the day's HTML report, and the seat CSV of the report day's month");
+    const reportDay = new Date(emulator.now().getTime() - 2 * 86_400_000).toISOString();
+    const built = (await run('report-builder', { month: reportDay.slice(0, 7) })) as {
+      reports: (BuiltReport & { sites: number; pageBytes: number })[];
+    };
+    for (const r of built.reports)
+      console.log(`   ${r.pageKey} (${r.sites} sites, ${r.pageBytes} bytes), ${r.seatCsvKey}`);
+
     step('cart-customer-webhook: one signed delivery, then the same delivery retried');
     const cart = info.carts[0]?.vendorOrderCode ?? '';
     const body = JSON.stringify({
@@ -130,6 +139,9 @@ async function main(): Promise<void> {
     for await (const page of paginateListObjectsV2({ client: aws.s3 }, { Bucket: res.bucket }))
       for (const o of page.Contents ?? []) objects.push({ key: o.Key ?? '', size: o.Size ?? 0 });
     for (const line of summariseArchive(objects, res.bucket, gsm.key)) console.log(`  ${line}`);
+    const saved = await saveLocalOutput(aws.s3, res.bucket, built.reports);
+    console.log(`  the archive, copied for \`npm run query\`: ${saved.archive}`);
+    for (const file of saved.files) console.log(`  report: ${file}`);
     const alerts = await drainAlerts(aws, res.alertQueueUrl);
     console.log(`  ${alerts.length} alerts received on the subscribed queue:`);
     for (const a of alerts) console.log(`    [${String(a.severity)}] ${String(a.snsSubject)}`);

@@ -69,7 +69,7 @@ export interface SkywatchSettings {
   readonly fanoutMaxReceiveCount?: number;
   /**
    * gzip level of archive objects, 1 (fastest) to 9 (smallest). 2 keeps the daily archive's CPU
-   * low for ~12 % more bytes than 4; docs/performance.md has the measured trade. @default 2
+   * low for a few per cent more bytes than 4; docs/performance.md has the trade. @default 2
    */
   readonly archiveGzipLevel?: number;
   /** Create an Athena workgroup and Glue database over the archive. @default true */

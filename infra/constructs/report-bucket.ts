@@ -8,6 +8,8 @@ export const BUCKET_PREFIXES = {
   reports: 'reports/',
   manifests: 'manifests/',
   state: 'state/',
+  /** The report builder's HTML pages and seat CSVs. */
+  pages: 'pages/',
   athenaResults: 'athena-results/',
 } as const;
 

@@ -8,6 +8,7 @@ export const FUNCTIONS = {
   'blocked-url-alerter': () => import('../../functions/blocked-url-alerter/handler.js'),
   'infection-alerter': () => import('../../functions/infection-alerter/handler.js'),
   'cart-customer-webhook': () => import('../../functions/cart-customer-webhook/handler.js'),
+  'report-builder': () => import('../../functions/report-builder/handler.js'),
 } as const;
 export type FunctionName = keyof typeof FUNCTIONS;
 

@@ -109,10 +109,10 @@ describe('Topics', () => {
 describe('Queues', () => {
   it('encrypts every queue and denies requests without TLS', () => {
     const queues = s.template.findResources('AWS::SQS::Queue');
-    expect(Object.keys(queues)).toHaveLength(6);
+    expect(Object.keys(queues)).toHaveLength(7);
     for (const q of Object.values(queues)) expect(q.Properties.SqsManagedSseEnabled).toBe(true);
     const policies = Object.values(s.template.findResources('AWS::SQS::QueuePolicy'));
-    expect(policies).toHaveLength(6);
+    expect(policies).toHaveLength(7);
     for (const p of policies) {
       expect(p.Properties.PolicyDocument.Statement).toContainEqual(
         expect.objectContaining({

@@ -14,6 +14,7 @@ describe('Schedules', () => {
   const expected: [FunctionName, string][] = [
     ['tokenRefresher', 'rate(5 minutes)'],
     ['reportFetcher', 'cron(0 6 * * ? *)'],
+    ['reportBuilder', 'cron(0 8 * * ? *)'],
     ['blockedUrlAlerter', 'rate(1 hour)'],
     ['infectionAlerter', 'rate(5 minutes)'],
   ];
@@ -36,7 +37,14 @@ describe('Schedules', () => {
   }
 
   it('schedules nothing else', () => {
-    s.template.resourceCountIs('AWS::Events::Rule', 4);
+    s.template.resourceCountIs('AWS::Events::Rule', 5);
+  });
+
+  it('builds the reports two hours after the archive, across midnight too', () => {
+    synth({ reportFetchTimeUtc: '23:15' }).template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'cron(15 1 * * ? *)',
+      Targets: [Match.objectLike({ Arn: arn(s.stack.functions.reportBuilder.function) })],
+    });
   });
 
   it('takes the rates and the archive time from the settings', () => {
@@ -49,6 +57,7 @@ describe('Schedules', () => {
     for (const expression of [
       'rate(2 minutes)',
       'cron(30 7 * * ? *)',
+      'cron(30 9 * * ? *)',
       'rate(3 hours)',
       'rate(10 minutes)',
     ]) {
@@ -125,7 +134,7 @@ describe('Alarms', () => {
   it('alarms on errors and on throttles of every function, to the ops topic', () => {
     for (const metric of ['Errors', 'Throttles']) {
       const alarms = alarmsOn(metric, 'AWS/Lambda');
-      expect(alarms).toHaveLength(6);
+      expect(alarms).toHaveLength(7);
       for (const alarm of alarms) {
         expect(alarm.Properties).toEqual(
           expect.objectContaining({

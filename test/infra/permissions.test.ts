@@ -132,6 +132,24 @@ describe('SkywatchStack: least privilege, function by function', () => {
     });
   }
 
+  it('lets the report builder read the token, reports/ and manifests/, and read/write pages/ only', () => {
+    const { reportBuilder: fn } = s.stack.functions;
+    const { bucket, key } = s.stack.archive;
+    const read = [
+      prefixArn(bucket, 'manifests/'),
+      prefixArn(bucket, 'pages/'),
+      prefixArn(bucket, 'reports/'),
+    ];
+    expectExactly(fn, [
+      logs(fn),
+      deadLetters(fn),
+      allow(SECRET_READ, ref(s.stack.secrets.token)),
+      allow(S3_READ, [arn(bucket), ...read].sort(byJson)),
+      allow(S3_PUT, prefixArn(bucket, 'pages/')),
+      allow(KMS_READ_WRITE, arn(key)),
+    ]);
+  });
+
   it('lets the webhook read both secrets and read/write/delete state/ only', () => {
     const { cartCustomerWebhook: fn } = s.stack.functions;
     const { bucket, key } = s.stack.archive;
@@ -211,6 +229,7 @@ describe('SkywatchStack: roles and the token secret', () => {
         rule(f.reportFetcher),
         rule(f.blockedUrlAlerter),
         rule(f.infectionAlerter),
+        rule(f.reportBuilder),
         {
           FunctionName: arn(f.cartCustomerWebhook.function),
           Principal: 'apigateway.amazonaws.com',

@@ -1,0 +1,220 @@
+import pLimit from 'p-limit';
+import { reportKey } from '../aws/report-keys.js';
+import type { ArchiveReader } from './archive-reader.js';
+import { type DailyReport, daysUpTo, type SiteRow, type TrendDay } from './daily-report.js';
+
+interface SiteUsageLine {
+  Site: {
+    SiteId: string;
+    SiteKey: string;
+    SiteName: string;
+    LicenseType: string;
+    ExpiryDate: string;
+    TotalEndpoints: number;
+  };
+}
+interface GsmUsageLine {
+  GSM: {
+    GSMConsoleName?: string;
+    ExpiryDate?: string;
+    TotalEndpointsWithoutTrial: number;
+    TotalTrialEndpoints: number;
+  };
+}
+interface DnspUsageLine {
+  Sites: { SiteKey: string; DNSPEnabled?: boolean; TotalDNSPAgents?: number }[];
+}
+interface StatusLine {
+  MachineID: string;
+  KC?: string;
+  BasicInfo?: { Infected?: boolean };
+}
+
+export interface CollectOptions {
+  gsm: string;
+  /** The report day (YYYY-MM-DD). */
+  day: string;
+  /** Day of the newest status snapshot; null or absent: none is used. */
+  snapshotDate?: string | null;
+  /** Days of the trends. @default 30 */
+  trendDays?: number;
+  /** @default 60 */
+  expiryWindowDays?: number;
+  /** Blocked-URL actions by site key, read from the service by the caller. */
+  blockedUrls?: ReadonlyMap<string, number>;
+  /**
+   * Where the infected endpoints of past snapshots are kept once read, so a day's page streams
+   * one new snapshot rather than thirty-one. Only snapshots before the newest are kept: the
+   * newest may still be taken again by a re-run of the report fetcher.
+   */
+  infectedCache?: InfectedCache;
+  /** Objects read at once. @default 16 */
+  concurrency?: number;
+  now?: () => Date;
+}
+
+/** The report types the page reads: active endpoints are what seats are billed on. */
+export const SITE_REPORT_TYPE = 'ActiveEndpoints';
+export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days';
+
+/** Infected endpoints of one snapshot, by MachineID, with their site. */
+export type InfectedSet = Map<string, string>;
+
+export interface InfectedCache {
+  get(gsm: string, date: string): Promise<[machineId: string, site: string][] | undefined>;
+  put(gsm: string, date: string, infected: [machineId: string, site: string][]): Promise<void>;
+}
+
+async function cachedInfected(
+  reader: ArchiveReader,
+  cache: InfectedCache | undefined,
+  gsm: string,
+  date: string,
+  keep: boolean,
+): Promise<InfectedSet | undefined> {
+  const cached = keep ? await cache?.get(gsm, date) : undefined;
+  if (cached) return new Map(cached);
+  const infected = await infectedIn(reader, gsm, date);
+  if (infected && keep) await cache?.put(gsm, date, [...infected]);
+  return infected;
+}
+
+export async function infectedIn(
+  reader: ArchiveReader,
+  gsm: string,
+  date: string,
+): Promise<InfectedSet | undefined> {
+  const key = reportKey({ dataset: 'agent-status', gsm, date, file: 'snapshot.ndjson.gz' });
+  const infected: InfectedSet = new Map();
+  let seen = false;
+  for await (const line of reader.stream<StatusLine>(key)) {
+    seen = true;
+    if (line.BasicInfo?.Infected) infected.set(line.MachineID, line.KC ?? '');
+  }
+  return seen ? infected : undefined;
+}
+
+const count = (a: InfectedSet | undefined, b: InfectedSet | undefined) => {
+  if (!a || !b) return null;
+  let n = 0;
+  for (const id of a.keys()) if (!b.has(id)) n++;
+  return n;
+};
+
+/**
+ * Reads what the daily page shows from the archive: the report day's sites and DNSP reports,
+ * the GSM reports of the trend's days, and the status snapshots of its days (streamed; only
+ * infected MachineIDs are kept).
+ *
+ * @example
+ * const report = await collectDailyReport(new ArchiveReader(s3, bucket), { gsm, day: '2026-06-14' });
+ */
+export async function collectDailyReport(
+  reader: ArchiveReader,
+  options: CollectOptions,
+): Promise<DailyReport> {
+  const { gsm, day } = options;
+  const limit = pLimit(options.concurrency ?? 16);
+  const trendDays = options.trendDays ?? 30;
+  const sitesKey = reportKey({
+    dataset: 'site-usage',
+    gsm,
+    date: day,
+    partitions: { type: SITE_REPORT_TYPE },
+    file: 'sites.ndjson.gz',
+  });
+  const siteLines = (await reader.records<SiteUsageLine>(sitesKey)) ?? [];
+  const dnspKeys = await reader.keys(
+    `reports/dnsp-usage/gsm=${gsm}/date=${day}/type=${DNSP_REPORT_TYPE}/`,
+  );
+  const dnsp = new Map<string, { enabled: boolean; agents: number }>();
+  await Promise.all(
+    dnspKeys.map((key) =>
+      limit(async () => {
+        for (const line of (await reader.records<DnspUsageLine>(key)) ?? [])
+          for (const s of line.Sites ?? [])
+            dnsp.set(s.SiteKey, {
+              enabled: Boolean(s.DNSPEnabled),
+              agents: Number(s.TotalDNSPAgents ?? 0),
+            });
+      }),
+    ),
+  );
+
+  const gsmReports = await Promise.all(
+    daysUpTo(day, trendDays).map((date) =>
+      limit(async () => {
+        const key = reportKey({
+          dataset: 'gsm-usage',
+          gsm,
+          date,
+          partitions: { type: SITE_REPORT_TYPE },
+          file: 'report.ndjson.gz',
+        });
+        return { date, report: (await reader.records<GsmUsageLine>(key))?.[0] };
+      }),
+    ),
+  );
+  const endpointTrend: TrendDay[] = gsmReports.map(({ date, report }) => ({
+    date,
+    activeEndpoints: report
+      ? Number(report.GSM.TotalEndpointsWithoutTrial) + Number(report.GSM.TotalTrialEndpoints)
+      : null,
+    infected: null,
+    newInfections: null,
+    cleaned: null,
+  }));
+  const newest = gsmReports.at(-1)?.report ?? gsmReports.findLast((r) => r.report)?.report;
+
+  const snapshotDate = options.snapshotDate ?? null;
+  const snapshotDays = snapshotDate ? daysUpTo(snapshotDate, trendDays + 1) : [];
+  // Snapshots are large: two at a time keeps memory to two sets of infected IDs being built.
+  const snapshotLimit = pLimit(2);
+  const infected = await Promise.all(
+    snapshotDays.map((date) =>
+      snapshotLimit(() =>
+        cachedInfected(reader, options.infectedCache, gsm, date, date !== snapshotDate),
+      ),
+    ),
+  );
+  const infectionTrend: TrendDay[] = snapshotDays.slice(1).map((date, i) => {
+    const today = infected[i + 1];
+    const before = infected[i];
+    return {
+      date,
+      activeEndpoints: null,
+      infected: today ? today.size : null,
+      newInfections: count(today, before),
+      cleaned: count(before, today),
+    };
+  });
+  const latestInfected = infected.at(-1);
+  const infectedBySite = new Map<string, number>();
+  for (const site of latestInfected?.values() ?? [])
+    infectedBySite.set(site, (infectedBySite.get(site) ?? 0) + 1);
+
+  const sites: SiteRow[] = siteLines.map(({ Site: s }) => ({
+    key: s.SiteKey,
+    id: s.SiteId,
+    name: s.SiteName,
+    licenseType: s.LicenseType,
+    expiryDate: s.ExpiryDate,
+    endpoints: Number(s.TotalEndpoints),
+    dnspEnabled: dnsp.get(s.SiteKey)?.enabled ?? false,
+    dnspAgents: dnsp.get(s.SiteKey)?.agents ?? 0,
+    infected: infectedBySite.get(s.SiteKey) ?? 0,
+    blockedUrls: options.blockedUrls?.get(s.SiteKey) ?? null,
+  }));
+  return {
+    gsm,
+    gsmName: newest?.GSM.GSMConsoleName ?? gsm,
+    gsmExpiry: newest?.GSM.ExpiryDate ?? null,
+    day,
+    snapshotDate: latestInfected ? snapshotDate : null,
+    generatedAt: (options.now?.() ?? new Date()).toISOString(),
+    sites,
+    endpointTrend,
+    infectionTrend,
+    expiryWindowDays: options.expiryWindowDays ?? 60,
+  };
+}

@@ -1,0 +1,65 @@
+/** One site as the daily page shows it. */
+export interface SiteRow {
+  key: string;
+  id: string;
+  name: string;
+  /** `Full` or `Trial`, as the sites report gives it. */
+  licenseType: string;
+  /** ISO 8601, the site's licence expiry. */
+  expiryDate: string;
+  /** Active endpoints on the report day (the `ActiveEndpoints` sites report). */
+  endpoints: number;
+  dnspEnabled: boolean;
+  /** DNS protection agents on the report day (4.8). */
+  dnspAgents: number;
+  /** Endpoints infected in the newest status snapshot. */
+  infected: number;
+  /** Blocked-URL actions in the week up to the report day, when they could be read. */
+  blockedUrls: number | null;
+}
+
+/** One day of the 30-day trends; null where the archive has no report for the day. */
+export interface TrendDay {
+  date: string;
+  activeEndpoints: number | null;
+  infected: number | null;
+  /** Endpoints infected in this snapshot and not in the previous day's. */
+  newInfections: number | null;
+  /** Endpoints infected in the previous day's snapshot and not in this one. */
+  cleaned: number | null;
+}
+
+/** Everything the daily page shows for one GSM and report day. */
+export interface DailyReport {
+  gsm: string;
+  gsmName: string;
+  /** GSM licence expiry, ISO 8601, when the GSM report gives one. */
+  gsmExpiry: string | null;
+  /** The report day (YYYY-MM-DD). */
+  day: string;
+  /** Day of the newest status snapshot used, or null when there is none. */
+  snapshotDate: string | null;
+  generatedAt: string;
+  sites: SiteRow[];
+  /** Active endpoints by report day, the 30 days up to `day`. */
+  endpointTrend: TrendDay[];
+  /** Infections and cleanups by snapshot day, the 30 days up to `snapshotDate`. */
+  infectionTrend: TrendDay[];
+  /** A licence expiring within this many days of the report day is listed. */
+  expiryWindowDays: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The `count` days ending on `last` (YYYY-MM-DD), oldest first. */
+export function daysUpTo(last: string, count: number): string[] {
+  const end = Date.parse(`${last}T00:00:00Z`);
+  return Array.from({ length: count }, (_, i) =>
+    new Date(end - (count - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
+}
+
+/** Whole days from `day` (YYYY-MM-DD) to an ISO instant, negative when already past. */
+export function daysUntil(day: string, instant: string): number {
+  return Math.floor((Date.parse(instant) - Date.parse(`${day}T00:00:00Z`)) / DAY_MS);
+}

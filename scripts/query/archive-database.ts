@@ -1,0 +1,85 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { ARCHIVE_DATASETS, type ArchiveDataset } from '../../infra/constructs/archive-datasets.js';
+import { duckColumns } from './archive-columns.js';
+
+/** The Glue database of the default stack (`Skywatch`): queries name it as they do in Athena. */
+export const ARCHIVE_SCHEMA = 'skywatch_archive';
+
+/**
+ * Athena (Trino) functions the documented queries may use that DuckDB lacks or names
+ * otherwise, as macros, so one text runs on both engines.
+ */
+const TRINO_MACROS = [
+  'CREATE MACRO from_iso8601_timestamp(s) AS CAST(s AS TIMESTAMPTZ)',
+  'CREATE MACRO cardinality(a) AS len(a)',
+];
+
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** Partition columns read from the key, as Athena's projection reads them. */
+function partitionColumns(dataset: ArchiveDataset): string[] {
+  const segment = (name: string, column: string) =>
+    `regexp_extract(filename, '/${name}=([^/]+)/', 1) AS "${column}"`;
+  return [
+    segment('gsm', 'gsm_key'),
+    segment('date', 'date'),
+    ...(dataset.reportTypes ? [segment('type', 'type')] : []),
+  ];
+}
+
+function hasObjects(folder: string): boolean {
+  if (!existsSync(folder)) return false;
+  return readdirSync(folder, { recursive: true }).some((f) => String(f).endsWith('.ndjson.gz'));
+}
+
+/** The view of one dataset over `<root>/reports/<prefix>/`; empty when nothing is archived. */
+export function datasetView(root: string, dataset: ArchiveDataset): string {
+  const columns = duckColumns(dataset);
+  const name = `${ARCHIVE_SCHEMA}.${dataset.table}`;
+  const folder = join(resolve(root), 'reports', dataset.prefix);
+  if (!hasObjects(folder)) {
+    const empty = [
+      ...columns.map((c) => `CAST(NULL AS ${c.type}) AS "${c.name}"`),
+      ...['gsm_key', 'date', ...(dataset.reportTypes ? ['type'] : [])].map(
+        (p) => `CAST(NULL AS VARCHAR) AS "${p}"`,
+      ),
+    ];
+    return `CREATE VIEW ${name} AS SELECT ${empty.join(', ')} WHERE false`;
+  }
+  const spec = columns.map((c) => `${sqlText(c.key)}: ${sqlText(c.type)}`).join(', ');
+  // Hive partitioning off: the key's `gsm=` segment would clash with gsm_usage's `GSM` field,
+  // and the catalog names the partition `gsm_key`.
+  const source = `read_json(${sqlText(`${folder}/**/*.ndjson.gz`)}, columns = {${spec}}, format = 'newline_delimited', compression = 'gzip', filename = true, hive_partitioning = false)`;
+  const select = [...columns.map((c) => `"${c.key}" AS "${c.name}"`), ...partitionColumns(dataset)];
+  return `CREATE VIEW ${name} AS SELECT ${select.join(', ')} FROM ${source}`;
+}
+
+/**
+ * An in-memory DuckDB over a local copy of the archive bucket (`<root>/reports/…`, the keys of
+ * the bucket as paths), with the Glue database's schema and tables as views.
+ *
+ * @example
+ * const db = await openArchive('.skywatch/archive');
+ * const rows = await db.query('SELECT count(*) AS n FROM skywatch_archive.site_usage');
+ */
+export async function openArchive(root: string) {
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection: DuckDBConnection = await instance.connect();
+  await connection.run(`CREATE SCHEMA ${ARCHIVE_SCHEMA}`);
+  for (const macro of TRINO_MACROS) await connection.run(macro);
+  for (const dataset of ARCHIVE_DATASETS) await connection.run(datasetView(root, dataset));
+  return {
+    /** Rows as JSON-ready objects (big integers as strings, as DuckDB gives them). */
+    async query(sql: string): Promise<Record<string, unknown>[]> {
+      const reader = await connection.runAndReadAll(sql);
+      return reader.getRowObjectsJson() as Record<string, unknown>[];
+    },
+    close(): void {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+export type ArchiveDatabase = Awaited<ReturnType<typeof openArchive>>;
