@@ -44,6 +44,7 @@ export const FUNCTION_OPERATIONS = {
   'blocked-url-alerter': ['sitesUsageReport', 'blockedUrlCounts'],
   'infection-alerter': ['gsmAgentStatus'],
   'cart-customer-webhook': ['addCartCustomers'],
+  'report-builder': ['blockedUrlCounts'],
 } as const satisfies Record<string, readonly OperationMethod[]>;
 
 export type FunctionName = keyof typeof FUNCTION_OPERATIONS;

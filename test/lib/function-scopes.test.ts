@@ -11,12 +11,32 @@ import {
 const FUNCTIONS = join(import.meta.dirname, '../../functions');
 const OPS = Object.keys(OPERATION_SCOPES);
 
-/** The client operations a function folder's source calls, read from the source itself. */
+const LIB = join(import.meta.dirname, '../../lib');
+// lib folders that define the client rather than call it.
+const CLIENT_FOLDERS = new Set(['client', 'auth', 'http', 'errors', 'paging', 'schemas']);
+
+/** TypeScript sources of a folder. */
+function sources(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => readFileSync(join(dir, file), 'utf8'));
+}
+
+/**
+ * The client operations a function folder's source calls, read from the source itself and from
+ * the lib folders it imports that call the client on its behalf (lib/reports, for one).
+ */
 function calledOperations(folder: string): string[] {
+  const texts = sources(join(FUNCTIONS, folder));
+  const libFolders = new Set<string>();
+  for (const text of texts) {
+    for (const m of text.matchAll(/from '\.\.\/\.\.\/lib\/(\w[\w-]*)\//g)) {
+      if (!CLIENT_FOLDERS.has(m[1] ?? '')) libFolders.add(m[1] ?? '');
+    }
+  }
+  for (const lib of libFolders) texts.push(...sources(join(LIB, lib)));
   const found = new Set<string>();
-  for (const file of readdirSync(join(FUNCTIONS, folder))) {
-    if (!file.endsWith('.ts')) continue;
-    const text = readFileSync(join(FUNCTIONS, folder, file), 'utf8');
+  for (const text of texts) {
     for (const m of text.matchAll(/\.(\w+)\(/g))
       if (OPS.includes(m[1] ?? '')) found.add(m[1] ?? '');
   }
