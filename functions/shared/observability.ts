@@ -5,23 +5,25 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { redact, SkywatchError } from '../../lib/errors/index.js';
+import { SurpriseCounter } from './surprises.js';
 
 export { MetricUnit };
 
 export interface Observability {
   logger: Logger;
   metrics: Metrics;
+  /** The service client's surprises, counted and sampled (surprises.ts). */
+  surprises: SurpriseCounter;
 }
 
 /** A Powertools logger and metrics (CloudWatch embedded format) for one function. */
 export function observability(service: string): Observability {
-  return {
-    logger: new Logger({ serviceName: service }),
-    metrics: new Metrics({
-      namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Skywatch',
-      serviceName: service,
-    }),
-  };
+  const logger = new Logger({ serviceName: service });
+  const metrics = new Metrics({
+    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Skywatch',
+    serviceName: service,
+  });
+  return { logger, metrics, surprises: new SurpriseCounter({ logger, metrics }) };
 }
 
 /** An error as a log attribute: our errors describe themselves redacted; others are scrubbed. */
@@ -33,15 +35,18 @@ export function loggableError(error: unknown): Record<string, unknown> {
 
 /**
  * The middy chain every handler shares: Lambda context in every log line, metrics flushed at
- * the end (cold starts counted), and failures logged redacted before they propagate so Lambda's
- * retry and failure destination see them.
+ * the end (cold starts counted, the service's surprises with them), and failures logged
+ * redacted before they propagate so Lambda's retry and failure destination see them.
  */
 export function lambda<E, R>(obs: Observability, run: (event: E, context: Context) => Promise<R>) {
   return middy(run)
     .use(injectLambdaContext(obs.logger, { resetKeys: true }))
     .use(logMetrics(obs.metrics, { captureColdStartMetric: true }))
     .use({
+      // Registered after logMetrics, so this runs first: the counts go out with the invocation.
+      after: async () => obs.surprises.flush(),
       onError: async (request) => {
+        obs.surprises.flush();
         obs.logger.error('invocation failed', { error: loggableError(request.error) });
         obs.metrics.addMetric('InvocationFailures', MetricUnit.Count, 1);
       },

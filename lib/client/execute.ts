@@ -8,10 +8,11 @@ import {
   type ParsedWithElementTexts,
   parseWithElementTexts,
 } from '../paging/parse-with-element-texts.js';
-import { parseResponse } from '../schemas/common.js';
+import type { Tolerant } from '../schemas/tolerant.js';
 import type { XmlModel } from '../xml/codec.js';
 import type * as z from '../zod.js';
 import type { CallOptions, ClientContext } from './context.js';
+import { readAnswer } from './read.js';
 import { errorFromResponse } from './response-errors.js';
 
 export interface Operation<S extends z.core.$ZodType> {
@@ -78,7 +79,7 @@ function decodeJson(text: string, member: string | undefined): ParsedWithElement
 export async function execute<S extends z.core.$ZodType>(
   ctx: ClientContext,
   op: Operation<S>,
-): Promise<z.output<S>> {
+): Promise<Tolerant<z.output<S>>> {
   return (await executeWithText(ctx, op)).value;
 }
 
@@ -93,7 +94,11 @@ export async function execute<S extends z.core.$ZodType>(
 export async function executeWithText<S extends z.core.$ZodType>(
   ctx: ClientContext,
   op: Operation<S>,
-): Promise<{ value: z.output<S>; text: string; elementTexts: readonly string[] | undefined }> {
+): Promise<{
+  value: Tolerant<z.output<S>>;
+  text: string;
+  elementTexts: readonly string[] | undefined;
+}> {
   const url = buildUrl(ctx.baseUrl, op.path, op.query);
   const xml = op.xml ? ctx.xml : undefined;
   if (op.xml && !xml) {
@@ -154,9 +159,11 @@ export async function executeWithText<S extends z.core.$ZodType>(
     );
   }
   if (xml && op.xml) {
-    return { value: xml.parse(op.xml.response, res.text), text: res.text, elementTexts: undefined };
+    const { root, schema } = op.xml.response;
+    const { value } = readAnswer(ctx, schema, xml.decode(op.xml.response, res.text), root);
+    return { value, text: res.text, elementTexts: undefined };
   }
   const json = res.decoded as ParsedWithElementTexts;
-  const value = parseResponse(op.schema, json.value, op.model);
+  const { value } = readAnswer(ctx, op.schema, json.value, op.model);
   return { value, text: res.text, elementTexts: json.elementTexts };
 }

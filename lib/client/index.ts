@@ -1,5 +1,6 @@
 export { SkywatchClient, type SkywatchClientOptions } from './client.js';
 export type { BlockedUrlOptions, CartOptions } from './console.js';
 export type { CallOptions, Format } from './context.js';
+export type { SurpriseEvent } from './read.js';
 export type { DnspReportOptions, UsageReportOptions } from './reports.js';
 export type { AgentStatusOptions, DnspStatusOptions } from './status.js';

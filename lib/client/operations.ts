@@ -9,6 +9,7 @@ import type {
   UsageReportSiteDNSP,
   UsageReportSites,
 } from '../schemas/reports.js';
+import type * as z from '../zod.js';
 import {
   addCartCustomers,
   type BlockedUrlOptions,
@@ -16,6 +17,7 @@ import {
   type CartOptions,
 } from './console.js';
 import type { ClientContext } from './context.js';
+import { neededFields } from './read.js';
 import {
   type DnspReportOptions,
   gsmUsageReport,
@@ -37,6 +39,23 @@ import {
  */
 export class ClientOperations {
   constructor(protected readonly ctx: ClientContext) {}
+
+  /**
+   * The fields a caller truly needs from a delivered entry or answer, typed and normalised by
+   * `needs` (lib/schemas/needs.ts), or undefined when one is missing: skip the entry; the
+   * client has already counted it through `onSurprise` (rule `needed`).
+   *
+   * @example
+   * const endpoint = client.needs(entry, AlertableEndpoint, 'AgentStatus');
+   * if (!endpoint) continue;
+   */
+  needs<S extends z.core.$ZodType>(
+    value: unknown,
+    needs: S,
+    model: string,
+  ): z.output<S> | undefined {
+    return neededFields(this.ctx, value, needs, model);
+  }
 
   /** 4.1 GET /api/status/site/{keyCode}: agent status of a site's endpoints (paged). */
   siteAgentStatus(keyCode: string, options?: AgentStatusOptions): Paginator<AgentStatus> {

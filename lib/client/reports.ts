@@ -1,4 +1,5 @@
 import { SCOPES } from '../auth/scopes.js';
+import { SchemaError } from '../errors/errors.js';
 import {
   UsageReportGSM,
   UsageReportSite,
@@ -67,7 +68,7 @@ export async function gsmUsageReport(
 ): Promise<UsageReportGSM> {
   const key = validateKeycode(gsmKey, 'gsmKey');
   const query = reportQuery(ctx, options, GSM_REPORT_TYPES);
-  return execute(ctx, {
+  const report = await execute(ctx, {
     method: 'GET',
     path: `/api/status/reporting/gsm/${key}`,
     query,
@@ -76,6 +77,15 @@ export async function gsmUsageReport(
     model: 'UsageReportGSM',
     ...call(options),
   });
+  // The one field a GSM report cannot do without: the day it is about.
+  const day = report.ReportInfo?.EffectiveDate;
+  if (day === undefined) {
+    throw new SchemaError(
+      'Response UsageReportGSM names no usable ReportInfo.EffectiveDate',
+      'ReportInfo.EffectiveDate',
+    );
+  }
+  return { ...report, ReportInfo: { ...report.ReportInfo, EffectiveDate: day } };
 }
 
 /**
