@@ -98,16 +98,52 @@ function cached(make: (s: z.core.$ZodType, self: Twin) => z.core.$ZodType): Twin
   return self;
 }
 
-/** The schema with unknown keys refused: what a first read uses to notice them. */
-const strictTwin = cached((s, self) =>
-  rebuild(
-    s,
-    (shape) => z.strictObject(shape),
-    (f) => f,
-    self,
-  ),
-);
+/** Where unknown fields can be: the objects of a schema tree, with their known keys. */
+type Layout =
+  | { kind: 'object'; fields: Map<string, Layout> }
+  | { kind: 'array'; element: Layout }
+  | { kind: 'leaf' };
 
+const layouts = new WeakMap<z.core.$ZodType, Layout>();
+function layoutOf(schema: z.core.$ZodType): Layout {
+  let layout = layouts.get(schema);
+  if (layout) return layout;
+  const d = defOf(schema);
+  if (d.type === 'lazy' && d.getter) layout = layoutOf(d.getter());
+  else if ((d.type === 'optional' || d.type === 'nullable') && d.innerType)
+    layout = layoutOf(d.innerType);
+  else if (d.type === 'array' && d.element)
+    layout = { kind: 'array', element: layoutOf(d.element) };
+  else if (d.type === 'object' && d.shape) {
+    const fields = new Map<string, Layout>();
+    layout = { kind: 'object', fields };
+    layouts.set(schema, layout);
+    for (const [k, v] of Object.entries(d.shape)) fields.set(k, layoutOf(v));
+  } else layout = { kind: 'leaf' };
+  layouts.set(schema, layout);
+  return layout;
+}
+
+/** Fields of `value` its schema does not name, depth first (the schema keeps them). */
+function unknownFields(layout: Layout, value: unknown, path: PropertyKey[], out: Surprise[]) {
+  if (layout.kind === 'leaf' || value === null || typeof value !== 'object') return;
+  if (layout.kind === 'array') {
+    if (!Array.isArray(value)) return;
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      unknownFields(layout.element, value[i], path, out);
+      path.pop();
+    }
+    return;
+  }
+  for (const key in value) {
+    const field = layout.fields.get(key);
+    path.push(key);
+    if (field) unknownFields(field, (value as Record<string, unknown>)[key], path, out);
+    else out.push({ at: formatPath(path), path: countingPath(path), rule: 'unknown-field' });
+    path.pop();
+  }
+}
 /** The schema with every field optional: what a broken answer is read with once repaired. */
 const lenientTwin = cached((s, self) =>
   rebuild(
@@ -139,29 +175,6 @@ function ruleOf(issue: z.core.$ZodIssue, value: unknown): SurpriseRule {
 const countingPath = (path: readonly PropertyKey[]) =>
   formatPath(path.filter((p) => typeof p !== 'number'));
 
-/** The surprises of a failed read, and the paths whose values must go for a lenient read. */
-function surprisesOf(issues: readonly z.core.$ZodIssue[], raw: unknown) {
-  const surprises: Surprise[] = [];
-  const broken: PropertyKey[][] = [];
-  for (const issue of issues) {
-    const path = issue.path as PropertyKey[];
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        const at = [...path, key];
-        surprises.push({ at: formatPath(at), path: countingPath(at), rule: 'unknown-field' });
-      }
-      continue;
-    }
-    surprises.push({
-      at: formatPath(path),
-      path: countingPath(path),
-      rule: ruleOf(issue, valueAt(raw, path)),
-    });
-    broken.push(path);
-  }
-  return { surprises, broken };
-}
-
 /** A copy of `root` without the values at `paths` (an array element becomes `{}`). */
 function without(root: unknown, paths: readonly PropertyKey[][]): unknown {
   if (paths.some((p) => p.length === 0)) return {};
@@ -184,10 +197,97 @@ function without(root: unknown, paths: readonly PropertyKey[][]): unknown {
   return out;
 }
 
+interface ReadState {
+  model: string;
+  strict: boolean;
+  surprises: Surprise[];
+}
+
+/**
+ * One value read: parsed, or, when it breaks its schema, its surprises recorded (at `prefix`
+ * within the answer) and the value read again without the broken fields.
+ */
+function readValue(schema: z.core.$ZodType, raw: unknown, prefix: PropertyKey[], st: ReadState) {
+  const first = z.safeParse(schema, raw);
+  if (first.success) return first.data;
+  const issues = first.error.issues;
+  const at = (path: readonly PropertyKey[]) => [...prefix, ...path];
+  if (st.strict && issues[0]) {
+    const path = formatPath(at(issues[0].path as PropertyKey[]));
+    throw new SchemaError(
+      `Response ${st.model} breaks its schema at ${path}: ${issues[0].message}`,
+      path,
+      { cause: first.error },
+    );
+  }
+  for (const issue of issues) {
+    const path = issue.path as PropertyKey[];
+    st.surprises.push({
+      at: formatPath(at(path)),
+      path: countingPath(at(path)),
+      rule: ruleOf(issue, valueAt(raw, path)),
+    });
+  }
+  const lenient = lenientTwin(schema);
+  let repaired = without(
+    raw,
+    issues.map((i) => i.path as PropertyKey[]),
+  );
+  // A removal can leave a parent the lenient schema still refuses (an entry that is a string):
+  // that parent goes next. Each pass removes at least one level, so this ends.
+  for (let pass = 0; pass < 8; pass++) {
+    const again = z.safeParse(lenient, repaired);
+    if (again.success) return again.data;
+    repaired = without(
+      repaired,
+      again.error.issues.map((i) => i.path as PropertyKey[]),
+    );
+  }
+  throw new SchemaError(
+    `Response ${st.model} could not be read even leniently`,
+    formatPath(prefix),
+  );
+}
+
+/** An answer whose top-level arrays of objects (its entries) are read one entry at a time. */
+interface Envelope {
+  /** The answer's schema with those arrays' elements left unchecked. */
+  schema: z.core.$ZodType;
+  entries: Map<string, z.core.$ZodType>;
+}
+
+const envelopes = new WeakMap<z.core.$ZodType, Envelope | null>();
+function envelopeOf(schema: z.core.$ZodType): Envelope | null {
+  let found = envelopes.get(schema);
+  if (found !== undefined) return found;
+  let d = defOf(schema);
+  while (d.type === 'lazy' && d.getter) d = defOf(d.getter());
+  found = null;
+  if (d.type === 'object' && d.shape) {
+    const entries = new Map<string, z.core.$ZodType>();
+    const shape: Record<string, z.core.$ZodType> = {};
+    for (const [k, v] of Object.entries(d.shape)) {
+      const f = defOf(v);
+      const element = f.type === 'array' ? f.element : undefined;
+      let e = element ? defOf(element) : undefined;
+      while (e?.type === 'lazy' && e.getter) e = defOf(e.getter());
+      if (element && e?.type === 'object') {
+        entries.set(k, element);
+        shape[k] = z.array(z.unknown());
+      } else shape[k] = v;
+    }
+    if (entries.size > 0) found = { schema: z.looseObject(shape), entries };
+  }
+  envelopes.set(schema, found);
+  return found;
+}
+
 /**
  * Reads `raw` against `schema`. Answers the validated value and no surprise when it conforms;
- * otherwise the surprises, and the value read again without the broken fields. With
- * `strict`, any surprise but an unknown field throws a SchemaError naming its path.
+ * otherwise the surprises, and the value read around the broken fields. Entries (the elements
+ * of an answer's top-level arrays of objects) are read one by one, so one entry's surprise
+ * costs that entry a second read, not the page. With `strict`, any surprise but an unknown
+ * field throws a SchemaError naming its path.
  *
  * @example
  * const { value, surprises } = readTolerant(AgentStatusPage, JSON.parse(text), 'AgentStatus page');
@@ -198,31 +298,25 @@ export function readTolerant<S extends z.core.$ZodType>(
   model: string,
   options: { strict?: boolean } = {},
 ): Read<Tolerant<z.output<S>>> {
-  const first = z.safeParse(strictTwin(schema), raw);
-  if (first.success) return { value: first.data as Tolerant<z.output<S>>, surprises: [] };
-  const { surprises, broken } = surprisesOf(first.error.issues, raw);
-  const fatal = first.error.issues.find((i) => i.code !== 'unrecognized_keys');
-  if (options.strict && fatal) {
-    const path = formatPath(fatal.path as PropertyKey[]);
-    throw new SchemaError(
-      `Response ${model} breaks its schema at ${path}: ${fatal.message}`,
-      path,
-      {
-        cause: first.error,
-      },
-    );
+  // The contract's schemas are loose: unknown fields pass the parse and are found by a walk
+  // over the keys, which costs far less than failing the parse would.
+  const unknown: Surprise[] = [];
+  unknownFields(layoutOf(schema), raw, [], unknown);
+  // Most answers conform: one parse of the whole answer.
+  const whole = z.safeParse(schema, raw);
+  if (whole.success) return { value: whole.data as Tolerant<z.output<S>>, surprises: unknown };
+  const st: ReadState = { model, strict: options.strict ?? false, surprises: [] };
+  const envelope = envelopeOf(schema);
+  let value: unknown;
+  if (!envelope || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    value = readValue(schema, raw, [], st);
+  } else {
+    const read = readValue(envelope.schema, raw, [], st) as Record<string, unknown>;
+    for (const [key, element] of envelope.entries) {
+      const list = read[key];
+      if (Array.isArray(list)) read[key] = list.map((e, i) => readValue(element, e, [key, i], st));
+    }
+    value = read;
   }
-  const lenient = lenientTwin(schema);
-  let repaired = without(raw, broken);
-  // A removal can leave a parent the lenient schema still refuses (an entry that is a string):
-  // that parent goes next. Each pass removes at least one level, so this ends.
-  for (let pass = 0; pass < 8; pass++) {
-    const again = z.safeParse(lenient, repaired);
-    if (again.success) return { value: again.data as Tolerant<z.output<S>>, surprises };
-    repaired = without(
-      repaired,
-      again.error.issues.map((i) => i.path as PropertyKey[]),
-    );
-  }
-  throw new SchemaError(`Response ${model} could not be read even leniently`, '(root)');
+  return { value: value as Tolerant<z.output<S>>, surprises: [...unknown, ...st.surprises] };
 }
