@@ -34,10 +34,11 @@ export function toInstant(value: DateInput, field: string): number {
 /**
  * Every rendering of an instant the service is known to write (docs/service-choices.md
  * "Dates"): date and time to the second, 0 to 7 fractional digits, then `Z`, an offset, or
- * nothing (UTC). Groups: date, time, fraction, zone.
+ * nothing (UTC). Fields are range-checked (month 01-12, hour 00-23...); whether the day exists
+ * in its month is `instantMs`'s to check. Groups: date, time, fraction, zone.
  */
 export const SERVICE_INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{0,7}))?(Z|[+-]\d{2}:?\d{2})?$/i;
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.(\d{1,7}))?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
  * Epoch milliseconds of an instant as the service writes it, in any of its renderings; a text
