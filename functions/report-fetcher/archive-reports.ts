@@ -1,5 +1,11 @@
 import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
-import { ReportDay, SchemaError, SiteIdentity, type SkywatchClient } from '../../lib/index.js';
+import {
+  ReportDay,
+  SchemaError,
+  SiteIdentity,
+  type SkywatchClient,
+  serviceValue,
+} from '../../lib/index.js';
 
 export const GSM_REPORT_TYPES = [
   'ActiveEndpoints',
@@ -47,7 +53,8 @@ export async function archiveGsmReports(
       partitions: { type: reportType },
       file: 'report.ndjson.gz',
     });
-    objects.push(await store.writeRecords(key, [report], meta));
+    // The service's own value: a field the reader left out is still archived.
+    objects.push(await store.writeRecords(key, [serviceValue(report)], meta));
 
     const bySite = await client.sitesUsageReport(gsm, { reportType, effectiveDate: effective });
     const siteKey = reportKey({
@@ -58,7 +65,11 @@ export async function archiveGsmReports(
       file: 'sites.ndjson.gz',
     });
     // One line a site with its ReportInfo, so Athena reads a row per site.
-    const rows = (bySite.Sites ?? []).map((Site) => ({ ReportInfo: bySite.ReportInfo, Site }));
+    const sent = serviceValue(bySite) as { ReportInfo?: unknown; Sites?: unknown };
+    const rows = (Array.isArray(sent.Sites) ? sent.Sites : []).map((Site: unknown) => ({
+      ReportInfo: sent.ReportInfo,
+      Site,
+    }));
     objects.push(await store.writeRecords(siteKey, rows, { ...meta, operation: '4.6' }));
     // Every site is archived above; only those with key and id can be worked on (the client
     // counts the others, rule `needed`).

@@ -3,4 +3,5 @@ export type { BlockedUrlOptions, CartOptions } from './console.js';
 export type { CallOptions, Format } from './context.js';
 export type { SurpriseEvent } from './read.js';
 export type { DnspReportOptions, UsageReportOptions } from './reports.js';
+export { serviceValue } from './service-value.js';
 export type { AgentStatusOptions, DnspStatusOptions } from './status.js';

@@ -2,6 +2,7 @@ import { pickNeeded } from '../schemas/needs.js';
 import { type Read, readTolerant, type Surprise, type Tolerant } from '../schemas/tolerant.js';
 import type * as z from '../zod.js';
 import type { ClientContext } from './context.js';
+import { keepServiceValue } from './service-value.js';
 
 /** A surprise as the client reports it: which answer, which field, which rule; never a value. */
 export interface SurpriseEvent extends Omit<Surprise, 'rule'> {
@@ -38,6 +39,7 @@ export function readAnswer<S extends z.core.$ZodType>(
 ): Read<Tolerant<z.output<S>>> {
   const read = readTolerant(schema, raw, model, { strict: ctx.strict });
   if (ctx.onSurprise) for (const surprise of read.surprises) report(ctx, { ...surprise, model });
+  keepServiceValue(read.value, raw);
   return read;
 }
 

@@ -18,6 +18,7 @@ import {
 import { DNSP_REPORT_XML } from '../xml/models.js';
 import type { CallOptions, ClientContext, Format } from './context.js';
 import { execute } from './execute.js';
+import { keepServiceValue, serviceValue } from './service-value.js';
 
 /** Options of 4.5, 4.6 and 4.7. */
 export interface UsageReportOptions extends CallOptions {
@@ -85,7 +86,10 @@ export async function gsmUsageReport(
       'ReportInfo.EffectiveDate',
     );
   }
-  return { ...report, ReportInfo: { ...report.ReportInfo, EffectiveDate: day } };
+  return keepServiceValue(
+    { ...report, ReportInfo: { ...report.ReportInfo, EffectiveDate: day } },
+    serviceValue(report),
+  );
 }
 
 /**

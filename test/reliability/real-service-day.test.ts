@@ -178,6 +178,19 @@ describe('A day of every schedule against the real-service profile', () => {
       expect(ours, key).toEqual(theirs);
       compared += contract.length;
     }
+    // What the reader left out is archived all the same: the service's own nulls, and its
+    // undocumented fields in reports as in snapshots.
+    const nulls = (v: unknown) => JSON.stringify(v).split(':null').length;
+    const snapshot = [...contractArchive.keys()].find((k) => k.includes('agent-status/')) ?? '';
+    const keptNulls = (bootstrapArchive.get(snapshot) ?? []).filter(
+      (r, i) => nulls(r) > nulls(contractArchive.get(snapshot)?.[i]),
+    );
+    expect(keptNulls.length).toBeGreaterThan(0);
+    const siteRows = [...bootstrapArchive]
+      .filter(([k]) => k.includes('site-usage/'))
+      .flatMap(([, rows]) => rows as { Site: { PolicyName?: string } }[]);
+    expect(siteRows.length).toBeGreaterThan(0);
+    expect(siteRows.every((r) => r.Site.PolicyName === 'Recommended Defaults')).toBe(true);
     // Both snapshots (150 endpoints) and every report of the day.
     expect(compared).toBeGreaterThanOrEqual(300);
   });
