@@ -28,9 +28,15 @@ async function main(): Promise<void> {
       now: { type: 'string', default: env.EMULATOR_NOW },
       faults: { type: 'string', default: env.EMULATOR_FAULTS ?? '' },
       'lax-user-agent': { type: 'boolean', default: false },
+      profile: { type: 'string', default: env.EMULATOR_PROFILE ?? 'contract' },
     },
   });
+  const profile = values.profile ?? 'contract';
+  if (profile !== 'contract' && profile !== 'real') {
+    throw new RangeError(`--profile must be contract or real (got ${JSON.stringify(profile)})`);
+  }
   const emulator = await startEmulator({
+    profile,
     port: integerFlag('port', values.port),
     seed: integerFlag('seed', values.seed),
     gsmCount: integerFlag('gsms', values.gsms),
@@ -43,7 +49,7 @@ async function main(): Promise<void> {
   const info = emulator.info();
   const user = info.users[0];
   const firstGsm = info.gsms[0];
-  console.log(`Skywatch service emulator ready (clock ${info.now})
+  console.log(`Skywatch service emulator ready (${profile} profile, clock ${info.now})
   base URL   ${info.baseUrl}
   token URL  ${info.tokenUrl}
   admin URL  ${info.adminUrl}/info

@@ -1,4 +1,5 @@
 import { parseFaultRules } from './fault-rules.js';
+import { withProfile } from './profiles.js';
 import type { EmulatorClient, EmulatorOptions, EmulatorUser, FaultRule } from './types.js';
 
 /** The base URL scope placeholder in user scope lists (spec 5.3: the scope is `{base_url}`). */
@@ -38,6 +39,9 @@ export const DEMO_IDP = {
 };
 
 export interface ResolvedOptions {
+  profile: 'contract' | 'real';
+  rendering: 'contract' | 'real';
+  surpriseShare: number;
   port: number;
   host: string;
   seed: number;
@@ -85,7 +89,17 @@ function errorStyle(style: EmulatorOptions['errorStyle']): ResolvedOptions['erro
 }
 
 /** Applies defaults and rejects impossible shapes early, with the option's name. */
-export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+export function resolveOptions(given: EmulatorOptions = {}): ResolvedOptions {
+  const options = withProfile(given);
+  const share = options.surpriseShare ?? 0;
+  if (!(share >= 0 && share <= 1)) {
+    throw new RangeError(`emulator option surpriseShare must be from 0 to 1 (got ${share})`);
+  }
+  if (options.rendering !== undefined && !['contract', 'real'].includes(options.rendering)) {
+    throw new RangeError(
+      `emulator option rendering must be contract or real (got ${JSON.stringify(options.rendering)})`,
+    );
+  }
   const now = options.now === undefined ? undefined : new Date(options.now).getTime();
   if (now !== undefined && Number.isNaN(now)) {
     throw new RangeError(`emulator option now is not a valid instant: ${String(options.now)}`);
@@ -100,6 +114,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     throw new RangeError('emulator option endpointsPerGsm must be at least sitesPerGsm');
   }
   return {
+    profile: options.profile ?? 'contract',
+    rendering: options.rendering ?? 'contract',
+    surpriseShare: share,
     port: integerIn('port', options.port ?? 0, 0, 65_535),
     host: options.host ?? '127.0.0.1',
     seed: integerIn('seed', options.seed ?? 1, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),

@@ -10,6 +10,8 @@ import { wantsXml } from './http/negotiate.js';
 import { Query } from './http/params.js';
 import { invalidParameter, Problem } from './http/problem.js';
 import { jsonReply, type Reply, send } from './http/respond.js';
+import { unwrapToken } from './real/continuation.js';
+import { realReply } from './real/reply.js';
 import { admin } from './routes/admin.js';
 import { healthReply, isHealthPath } from './routes/health.js';
 import { ROUTES } from './routes/table.js';
@@ -134,6 +136,12 @@ async function serve(
       throw new Problem(415, 'unsupported_media_type', `send the body as ${accepted.join(' or ')}`);
     }
   }
+  const real = state.options.rendering === 'real';
+  if (real) {
+    // The real profile's tokens wrap the contract's: unwrap before the route reads it.
+    const continuation = url.searchParams.get('continuation');
+    if (continuation !== null) url.searchParams.set('continuation', unwrapToken(continuation));
+  }
   const params = (r.pattern.exec(url.pathname) ?? [])
     .slice(1)
     .map((segment, i) => decodeSegment(r.names[i] ?? 'path', segment));
@@ -147,7 +155,9 @@ async function serve(
     headers: req.headers,
     body,
   };
-  return { reply: r.handle(ctx), fault };
+  const reply = r.handle(ctx);
+  const rendering = { seed: state.options.seed, surpriseShare: state.options.surpriseShare };
+  return { reply: real ? realReply(reply, rendering) : reply, fault };
 }
 
 /** The request listener: admin API, token endpoint and the service operations. */

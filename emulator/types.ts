@@ -96,7 +96,27 @@ export interface EmulatorClient {
   clientSecret: string;
 }
 
+/** Which service the emulator stands in for; see emulator/profiles.ts. */
+export type EmulatorProfile = 'contract' | 'real';
+
 export interface EmulatorOptions {
+  /**
+   * Defaults for the other options: `contract` (default) is the service as service.md describes
+   * it; `real` as its public documentation and clients show it (docs/emulator.md "Profiles").
+   * Options given explicitly win over the profile's.
+   */
+  profile?: EmulatorProfile;
+  /**
+   * How successful answers are written: `contract` (default) as service.md shows them, `real`
+   * as the real service writes them (mixed instant renderings, nulls and blanks, undocumented
+   * fields, DataContract XML, gzip-looking continuation tokens).
+   */
+  rendering?: 'contract' | 'real';
+  /**
+   * With the real rendering, the share of entries (0..1) carrying a null and a blank in fields
+   * typed as plain values; seeded, so the same entries every time. Default 0.1 in the real profile.
+   */
+  surpriseShare?: number;
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
   /** Default 127.0.0.1. */

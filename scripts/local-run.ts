@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   // Node 20 is supported until 2027; the SDK's notice about it would only clutter the demo.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   console.log('Skywatch local run: emulator + local AWS (moto), nothing else needed.');
+  // The real-service profile: what the service writes beyond the contract (docs/emulator.md).
   const emulator = await startEmulator({
+    profile: 'real',
     seed: 1,
     gsmCount: 1,
     sitesPerGsm: 6,
@@ -37,7 +39,9 @@ async function main(): Promise<void> {
     const info = emulator.info();
     const gsm = info.gsms[0];
     if (!gsm) throw new Error('the emulator has no GSM');
-    console.log(`  service emulator  ${emulator.baseUrl}\n  local AWS (moto)  ${moto.endpoint}`);
+    console.log(
+      `  service emulator  ${emulator.baseUrl} (real-service profile)\n  local AWS (moto)  ${moto.endpoint}`,
+    );
 
     step(
       'Creating the bucket, alert topic (+ a queue subscribed to it), fan-out queue and secrets',

@@ -25,25 +25,56 @@ const parser = new XMLParser({
   isArray: (_name, path) => /\.(Sites|DatedCounts)\.[^.]+$/.test(String(path)),
 });
 
-function encode(value: unknown, itemNames: Record<string, string>): unknown {
+/**
+ * Default namespaces of the real profile's DataContract XML. The SkyStatus one is the
+ * service's (real-service.md); the others follow its pattern (an inference, see
+ * docs/service-choices.md "XML").
+ */
+const DATA_CONTRACT_NS =
+  'http://schemas.datacontract.org/2004/07/Webroot.UnityAPI.ServiceExtension';
+const NAMESPACES: Record<string, string> = {
+  UsageReportSite_DNSP: `${DATA_CONTRACT_NS}.SkyStatus.Models`,
+  GetBlockedURLsCountsResponse: `${DATA_CONTRACT_NS}.Console.Models`,
+  AddCustomersToCartResponseServiceModel: `${DATA_CONTRACT_NS}.ECom.Models`,
+};
+
+/** How XML is written: the contract's (JSON order, `xmlns:i` only) or .NET DataContract's. */
+export type XmlStyle = 'contract' | 'data-contract';
+
+function encode(value: unknown, itemNames: Record<string, string>, sorted: boolean): unknown {
   if (value === null || value === undefined) return { '@_i:nil': 'true' };
   if (typeof value !== 'object') return String(value);
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
+  const entries = Object.entries(value);
+  // DataContractSerializer writes members in ordinal order of their names.
+  if (sorted) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [key, child] of entries) {
     if (Array.isArray(child)) {
       const itemName = itemNames[key] ?? key;
-      out[key] = child.length === 0 ? '' : { [itemName]: child.map((c) => encode(c, itemNames)) };
+      out[key] =
+        child.length === 0 ? '' : { [itemName]: child.map((c) => encode(c, itemNames, sorted)) };
     } else {
-      out[key] = encode(child, itemNames);
+      out[key] = encode(child, itemNames, sorted);
     }
   }
   return out;
 }
 
-/** Renders `model` as XML under `root`, wrapping array items per `itemNames` (field → item model). */
-export function toXml(root: string, model: object, itemNames: Record<string, string> = {}): string {
-  const body = encode(model, itemNames) as Record<string, unknown>;
-  return `<?xml version="1.0" encoding="utf-8"?>${builder.build({ [root]: { '@_xmlns:i': XSI, ...body } })}`;
+/**
+ * Renders `model` as XML under `root`, wrapping array items per `itemNames` (field → item
+ * model). The `data-contract` style (the real profile) writes elements in alphabetical order
+ * and declares the model's default namespace beside `xmlns:i`.
+ */
+export function toXml(
+  root: string,
+  model: object,
+  itemNames: Record<string, string> = {},
+  style: XmlStyle = 'contract',
+): string {
+  const sorted = style === 'data-contract';
+  const body = encode(model, itemNames, sorted) as Record<string, unknown>;
+  const ns = sorted && NAMESPACES[root] ? { '@_xmlns': NAMESPACES[root] } : {};
+  return `<?xml version="1.0" encoding="utf-8"?>${builder.build({ [root]: { ...ns, '@_xmlns:i': XSI, ...body } })}`;
 }
 
 /** Plain values of a parsed element: nil → null, text → string, elements → objects. */

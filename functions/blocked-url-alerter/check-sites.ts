@@ -1,6 +1,12 @@
 import pLimit from 'p-limit';
 import type { Alert, AlertPublisher, StateStore } from '../../lib/aws/index.js';
-import { redact, type SkywatchClient } from '../../lib/index.js';
+import {
+  CountedDay,
+  CountsWindowEnd,
+  redact,
+  SiteIdentity,
+  type SkywatchClient,
+} from '../../lib/index.js';
 import { detectSpike, fullDays, type SpikeThresholds, type SpikeVerdict } from './detect-spike.js';
 
 export interface SiteRef {
@@ -47,11 +53,12 @@ export async function checkSites(
   concurrency: number,
 ): Promise<CheckOutcome> {
   const report = await deps.client.sitesUsageReport(gsm);
-  const sites: SiteRef[] = report.Sites.map((s) => ({
-    key: s.SiteKey,
-    id: s.SiteId,
-    name: s.SiteName,
-  }));
+  const sites: SiteRef[] = [];
+  for (const s of report.Sites ?? []) {
+    // A site without key or id cannot be asked about; the client counts it (rule `needed`).
+    const site = deps.client.needs(s, SiteIdentity, 'UsageReportSites.Sites');
+    if (site) sites.push({ key: site.SiteKey, id: site.SiteId, name: s.SiteName || site.SiteKey });
+  }
   const outcome: CheckOutcome = { gsm, sites: sites.length, spikes: 0, alerts: 0, failed: [] };
   const limit = pLimit(concurrency);
   await Promise.all(
@@ -59,9 +66,18 @@ export async function checkSites(
       limit(async () => {
         try {
           const counts = await deps.client.blockedUrlCounts(gsm, site.id);
+          const window = deps.client.needs(counts, CountsWindowEnd, 'GetBlockedURLsCountsResponse');
+          if (!window) return;
           const days = fullDays(
-            counts.DatedCounts.map((d) => ({ date: d.Date, count: d.Count })),
-            counts.EndDate,
+            (counts.DatedCounts ?? []).flatMap((d) => {
+              const day = deps.client.needs(
+                d,
+                CountedDay,
+                'GetBlockedURLsCountsResponse.DatedCounts',
+              );
+              return day ? [{ date: day.Date, count: day.Count }] : [];
+            }),
+            window.EndDate,
           );
           const verdict = detectSpike(days, thresholds);
           if (!verdict?.spike) return;

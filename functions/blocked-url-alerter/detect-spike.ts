@@ -29,6 +29,8 @@ export interface SpikeVerdict {
   spike: boolean;
 }
 
+import { instantMs } from '../../lib/validation/dates.js';
+
 const DAY_MS = 86_400_000;
 
 export function median(values: readonly number[]): number {
@@ -42,10 +44,10 @@ export function median(values: readonly number[]): number {
 
 /** Days that are complete by `endDate` (the answer's EndDate), newest first. */
 export function fullDays(counts: readonly DayCount[], endDate: string): DayCount[] {
-  const end = Date.parse(endDate);
+  const end = instantMs(endDate);
   return counts
-    .filter((c) => Date.parse(c.date) + DAY_MS <= end)
-    .sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+    .filter((c) => instantMs(c.date) + DAY_MS <= end)
+    .sort((a, b) => instantMs(b.date) - instantMs(a.date));
 }
 
 /** The verdict on the latest full day, or undefined when there is not enough history. */

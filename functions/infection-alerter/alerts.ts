@@ -1,20 +1,39 @@
 import type { Alert } from '../../lib/aws/index.js';
-import type { AgentStatus } from '../../lib/index.js';
+import type { AgentStatus, AlertableEndpoint } from '../../lib/index.js';
+import { utcInstant } from '../../lib/index.js';
+import type * as z from '../../lib/zod.js';
 import type { InfectionReading } from './infection-state.js';
 import type { EndpointFacts } from './records.js';
 
-/** What an alert says about an endpoint, taken from its status entry when the change was seen. */
-export function endpointFacts(entry: AgentStatus, reading: InfectionReading): EndpointFacts {
+/** LastSeen normalised, or LastChanged when the service left it out or wrote it unreadably. */
+function lastSeen(entry: AgentStatus, changed: string): string {
+  try {
+    return entry.LastSeen ? utcInstant(entry.LastSeen) : changed;
+  } catch {
+    return changed;
+  }
+}
+
+/**
+ * What an alert says about an endpoint, taken from its status entry when the change was seen:
+ * what the alerter needs (`needed`, checked and normalised), and what only makes the alert
+ * easier to read, with a placeholder where the service left it out.
+ */
+export function endpointFacts(
+  entry: AgentStatus,
+  needed: z.output<typeof AlertableEndpoint>,
+  reading: InfectionReading,
+): EndpointFacts {
   return {
-    machineId: entry.MachineID,
-    hostName: entry.HostName,
-    site: entry.KC,
-    ipAddress: entry.IPAddress,
-    os: entry.OS,
+    machineId: needed.MachineID,
+    hostName: entry.HostName || needed.MachineID,
+    site: needed.KC,
+    ipAddress: entry.IPAddress ?? '',
+    os: entry.OS ?? '',
     threat: reading.threat,
     activeThreats: reading.activeThreats,
-    lastChanged: entry.LastChanged,
-    lastSeen: entry.LastSeen,
+    lastChanged: needed.LastChanged,
+    lastSeen: lastSeen(entry, needed.LastChanged),
   };
 }
 

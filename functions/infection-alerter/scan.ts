@@ -1,5 +1,5 @@
 import type { AlertPublisher, StateStore } from '../../lib/aws/index.js';
-import type { SkywatchClient } from '../../lib/index.js';
+import { instantMs, type SkywatchClient } from '../../lib/index.js';
 import { type Lease, takeOverExpired } from './claims.js';
 import { type Delivered, deliver } from './deliver.js';
 import { Cursor, cursorKey } from './records.js';
@@ -92,7 +92,7 @@ export async function scanGsm(
 
   const walkMs = now() - started;
   const next = walk.newest
-    ? new Date(Date.parse(walk.newest) - settings.overlapMs - walkMs).toISOString()
+    ? new Date(instantMs(walk.newest) - settings.overlapMs - walkMs).toISOString()
     : since;
   if (walk.unsettled === 0 && next && (!since || next > since)) {
     try {

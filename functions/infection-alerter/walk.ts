@@ -1,5 +1,5 @@
 import type { StateStore } from '../../lib/aws/index.js';
-import type { SkywatchClient } from '../../lib/index.js';
+import { AlertableEndpoint, type SkywatchClient } from '../../lib/index.js';
 import { endpointFacts } from './alerts.js';
 import { claimTransition, type HeldClaim, type Lease } from './claims.js';
 import { readInfection } from './infection-state.js';
@@ -36,15 +36,19 @@ export async function walkChanges(
   });
   for await (const entry of paginator.entries()) {
     progress.examined++;
-    if (entry.LastChanged > progress.newest) progress.newest = entry.LastChanged;
+    // Without what an alert needs the entry is skipped; the client counts it (rule `needed`).
+    const needed = deps.client.needs(entry, AlertableEndpoint, 'AgentStatus');
+    if (!needed) continue;
+    // Normalised instants (UTC, milliseconds), so text order is time order.
+    if (needed.LastChanged > progress.newest) progress.newest = needed.LastChanged;
     const reading = readInfection(entry);
     // On the first pass no endpoint has a record yet, so clean ones need no state call at all.
     if (!reading.infected && !since) continue;
-    const current = await deps.state.get(endpointKey(gsm, entry.MachineID), EndpointRecord);
+    const current = await deps.state.get(endpointKey(gsm, needed.MachineID), EndpointRecord);
     const offer = await claimTransition(deps.state, gsm, lease, current, {
-      record: { infected: reading.infected, threat: reading.threat, changedAt: entry.LastChanged },
+      record: { infected: reading.infected, threat: reading.threat, changedAt: needed.LastChanged },
       alert: reading.infected ? 'infection' : options.alertOnClean ? 'infection-cleaned' : null,
-      endpoint: endpointFacts(entry, reading),
+      endpoint: endpointFacts(entry, needed, reading),
     });
     if (offer.kind === 'claimed') progress.held.push(offer.held);
     if (offer.kind === 'unsettled') progress.unsettled++;

@@ -1,5 +1,11 @@
 import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
-import type { SkywatchClient } from '../../lib/index.js';
+import {
+  ReportDay,
+  SchemaError,
+  SiteIdentity,
+  type SkywatchClient,
+  serviceValue,
+} from '../../lib/index.js';
 
 export const GSM_REPORT_TYPES = [
   'ActiveEndpoints',
@@ -30,7 +36,15 @@ export async function archiveGsmReports(
       ...(effective ? { effectiveDate: effective } : {}),
     });
     // Pin the day the service chose so every later call archives the same one.
-    effective ??= report.ReportInfo.EffectiveDate.slice(0, 10);
+    if (!effective) {
+      const dated = client.needs(report, ReportDay, 'UsageReportGSM');
+      if (!dated)
+        throw new SchemaError(
+          'UsageReportGSM names no usable EffectiveDate: no day to archive',
+          'ReportInfo.EffectiveDate',
+        );
+      effective = dated.ReportInfo.EffectiveDate.slice(0, 10);
+    }
     const meta = { operation: '4.5', gsm, reportType };
     const key = reportKey({
       dataset: 'gsm-usage',
@@ -39,7 +53,8 @@ export async function archiveGsmReports(
       partitions: { type: reportType },
       file: 'report.ndjson.gz',
     });
-    objects.push(await store.writeRecords(key, [report], meta));
+    // The service's own value: a field the reader left out is still archived.
+    objects.push(await store.writeRecords(key, [serviceValue(report)], meta));
 
     const bySite = await client.sitesUsageReport(gsm, { reportType, effectiveDate: effective });
     const siteKey = reportKey({
@@ -50,9 +65,18 @@ export async function archiveGsmReports(
       file: 'sites.ndjson.gz',
     });
     // One line a site with its ReportInfo, so Athena reads a row per site.
-    const rows = bySite.Sites.map((Site) => ({ ReportInfo: bySite.ReportInfo, Site }));
+    const sent = serviceValue(bySite) as { ReportInfo?: unknown; Sites?: unknown };
+    const rows = (Array.isArray(sent.Sites) ? sent.Sites : []).map((Site: unknown) => ({
+      ReportInfo: sent.ReportInfo,
+      Site,
+    }));
     objects.push(await store.writeRecords(siteKey, rows, { ...meta, operation: '4.6' }));
-    sites = bySite.Sites.map((s) => ({ key: s.SiteKey, id: s.SiteId, name: s.SiteName }));
+    // Every site is archived above; only those with key and id can be worked on (the client
+    // counts the others, rule `needed`).
+    sites = (bySite.Sites ?? []).flatMap((s) => {
+      const site = client.needs(s, SiteIdentity, 'UsageReportSites.Sites');
+      return site ? [{ key: site.SiteKey, id: site.SiteId, name: s.SiteName ?? '' }] : [];
+    });
   }
   return { day: effective ?? '', objects, sites };
 }

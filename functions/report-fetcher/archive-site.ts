@@ -1,5 +1,5 @@
 import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
-import type { SkywatchClient, UsageReportSiteDNSP } from '../../lib/index.js';
+import { type SkywatchClient, serviceValue, type UsageReportSiteDNSP } from '../../lib/index.js';
 
 export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days';
 
@@ -36,7 +36,12 @@ export function storeSite(
     partitions: { type: DNSP_REPORT_TYPE, site: task.site },
     file: 'report.ndjson.gz',
   });
-  return store.writeRecords(key, [report], { operation: '4.8', gsm: task.gsm, site: task.site });
+  // The service's own value: a field the reader left out is still archived.
+  return store.writeRecords(key, [serviceValue(report)], {
+    operation: '4.8',
+    gsm: task.gsm,
+    site: task.site,
+  });
 }
 
 /** A site's whole work (the SQS site worker's unit). */

@@ -8,6 +8,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { instrumentAwsClients } from '../../lib/aws/clients.js';
 import { redact, SkywatchError } from '../../lib/errors/index.js';
+import { SurpriseCounter } from './surprises.js';
 
 export { MetricUnit };
 
@@ -15,6 +16,8 @@ export interface Observability {
   logger: Logger;
   metrics: Metrics;
   tracer: Tracer;
+  /** The service client's surprises, counted and sampled (surprises.ts). */
+  surprises: SurpriseCounter;
 }
 
 /**
@@ -29,14 +32,12 @@ export function observability(service: string): Observability {
   if (tracer.isTracingEnabled()) {
     instrumentAwsClients((client) => tracer.captureAWSv3Client(client));
   }
-  return {
-    logger: new Logger({ serviceName: service }),
-    metrics: new Metrics({
-      namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Skywatch',
-      serviceName: service,
-    }),
-    tracer,
-  };
+  const logger = new Logger({ serviceName: service });
+  const metrics = new Metrics({
+    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Skywatch',
+    serviceName: service,
+  });
+  return { logger, metrics, tracer, surprises: new SurpriseCounter({ logger, metrics }) };
 }
 
 /** An error as a log attribute: our errors describe themselves redacted; others are scrubbed. */
@@ -49,8 +50,9 @@ export function loggableError(error: unknown): Record<string, unknown> {
 /**
  * The middy chain every handler shares: the invocation as an X-Ray subsegment (cold start
  * annotated; the response left out, as it can be large), Lambda context in every log line,
- * metrics flushed at the end (cold starts counted), and failures logged redacted before they
- * propagate so Lambda's retry and failure destination see them.
+ * metrics flushed at the end (cold starts counted, the service's surprises with them), and
+ * failures logged redacted before they propagate so Lambda's retry and failure destination
+ * see them.
  */
 export function lambda<E, R>(obs: Observability, run: (event: E, context: Context) => Promise<R>) {
   return middy(run)
@@ -58,7 +60,10 @@ export function lambda<E, R>(obs: Observability, run: (event: E, context: Contex
     .use(injectLambdaContext(obs.logger, { resetKeys: true }))
     .use(logMetrics(obs.metrics, { captureColdStartMetric: true }))
     .use({
+      // Registered after logMetrics, so this runs first: the counts go out with the invocation.
+      after: async () => obs.surprises.flush(),
       onError: async (request) => {
+        obs.surprises.flush();
         obs.logger.error('invocation failed', { error: loggableError(request.error) });
         obs.metrics.addMetric('InvocationFailures', MetricUnit.Count, 1);
       },

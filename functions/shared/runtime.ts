@@ -41,6 +41,8 @@ export function serviceRuntime(
       maxAttempts: env.SKYWATCH_MAX_ATTEMPTS,
       maxTotalWaitMs: env.SKYWATCH_MAX_RETRY_WAIT_MS,
     },
+    // Counted and logged by path and rule in one place for every function (surprises.ts).
+    onSurprise: obs.surprises.record,
     hooks: {
       ...serviceCallTracing(obs.tracer),
       onRetry: (e) => {

@@ -12,6 +12,7 @@ import { userAgent } from '../version.js';
 import type { XmlCodec } from '../xml/codec.js';
 import type { ClientContext, Format } from './context.js';
 import { ClientOperations } from './operations.js';
+import type { SurpriseEvent } from './read.js';
 
 export interface SkywatchClientOptions extends DeadlineOptions {
   /** `{base_url}`, e.g. `https://host/service` (a trailing slash is ignored). */
@@ -39,6 +40,18 @@ export interface SkywatchClientOptions extends DeadlineOptions {
   blockedUrlLimits?: WindowLimits;
   /** Fail before sending when the token's granted scopes lack the operation's. @default true */
   checkScopes?: boolean;
+  /**
+   * Fail on the first field of an answer that breaks the contract (a SchemaError naming it),
+   * instead of delivering the answer without it and reporting it through `onSurprise`. For
+   * conformance tests of an emulator or a service; production code reads tolerantly.
+   * @default false
+   */
+  strict?: boolean;
+  /**
+   * Called for each field of an answer that surprised the reader: its path and rule, never its
+   * value. Functions count and log these (functions/shared/surprises.ts).
+   */
+  onSurprise?: (surprise: SurpriseEvent) => void;
 }
 
 function isTokenSource(auth: unknown): auth is TokenSource {
@@ -97,6 +110,8 @@ export class SkywatchClient extends ClientOperations {
       ...(options.xml === undefined ? {} : { xml: options.xml }),
       blockedUrlLimits: options.blockedUrlLimits ?? {},
       checkScopes: options.checkScopes ?? true,
+      strict: options.strict ?? false,
+      ...(options.onSurprise === undefined ? {} : { onSurprise: options.onSurprise }),
     };
     super(ctx);
     this.events = events;

@@ -3,6 +3,7 @@ import type { Clock } from '../http/clock.js';
 import type { Transport } from '../http/transport.js';
 import type { WindowLimits } from '../validation/dates.js';
 import type { XmlCodec } from '../xml/codec.js';
+import type { SurpriseEvent } from './read.js';
 
 /** Representation of 4.8, 4.9 and 4.10 (the others are JSON only). */
 export type Format = 'json' | 'xml';
@@ -19,6 +20,10 @@ export interface ClientContext {
   blockedUrlLimits: WindowLimits;
   /** Check a token's granted scopes before each request. */
   checkScopes: boolean;
+  /** Fail on the first field that breaks the contract instead of reading around it. */
+  strict: boolean;
+  /** Called once per surprising field of an answer (see lib/schemas/tolerant.ts). */
+  onSurprise?: (surprise: SurpriseEvent) => void;
 }
 
 /** Options every operation takes. */

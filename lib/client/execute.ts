@@ -4,10 +4,11 @@ import { AuthError, SchemaError, ValidationError } from '../errors/errors.js';
 import { redactUrl } from '../errors/redact.js';
 import { waitWithin } from '../http/deadline.js';
 import { BROKEN, type HttpResponse } from '../http/transport.js';
-import { parseResponse } from '../schemas/common.js';
+import type { Tolerant } from '../schemas/tolerant.js';
 import type { XmlModel } from '../xml/codec.js';
 import type * as z from '../zod.js';
 import type { CallOptions, ClientContext } from './context.js';
+import { readAnswer } from './read.js';
 import { errorFromResponse } from './response-errors.js';
 
 export interface Operation<S extends z.core.$ZodType> {
@@ -62,7 +63,7 @@ function checkScope(ctx: ClientContext, token: AccessToken, scope: string, url: 
 export async function execute<S extends z.core.$ZodType>(
   ctx: ClientContext,
   op: Operation<S>,
-): Promise<z.output<S>> {
+): Promise<Tolerant<z.output<S>>> {
   return (await executeWithText(ctx, op)).value;
 }
 
@@ -76,7 +77,7 @@ export async function execute<S extends z.core.$ZodType>(
 export async function executeWithText<S extends z.core.$ZodType>(
   ctx: ClientContext,
   op: Operation<S>,
-): Promise<{ value: z.output<S>; text: string }> {
+): Promise<{ value: Tolerant<z.output<S>>; text: string }> {
   const url = buildUrl(ctx.baseUrl, op.path, op.query);
   const xml = op.xml ? ctx.xml : undefined;
   if (op.xml && !xml) {
@@ -137,7 +138,10 @@ export async function executeWithText<S extends z.core.$ZodType>(
     );
   }
   if (xml && op.xml) {
-    return { value: xml.parse(op.xml.response, res.text), text: res.text };
+    const { root, schema } = op.xml.response;
+    const { value } = readAnswer(ctx, schema, xml.decode(op.xml.response, res.text), root);
+    return { value, text: res.text };
   }
-  return { value: parseResponse(op.schema, res.decoded, op.model), text: res.text };
+  const { value } = readAnswer(ctx, op.schema, res.decoded, op.model);
+  return { value, text: res.text };
 }

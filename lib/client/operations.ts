@@ -9,6 +9,7 @@ import type {
   UsageReportSiteDNSP,
   UsageReportSites,
 } from '../schemas/reports.js';
+import type * as z from '../zod.js';
 import {
   addCartCustomers,
   type BlockedUrlOptions,
@@ -17,6 +18,7 @@ import {
 } from './console.js';
 import type { CallOptions, ClientContext } from './context.js';
 import { type HealthAnswer, ping, type ServiceInformation, serviceVersion } from './health.js';
+import { neededFields } from './read.js';
 import {
   type DnspReportOptions,
   gsmUsageReport,
@@ -47,6 +49,23 @@ export class ClientOperations {
   /** GET /api/health/version, unauthenticated: the service's name and version. */
   serviceVersion(options?: CallOptions): Promise<HealthAnswer<ServiceInformation>> {
     return serviceVersion(this.ctx, options);
+  }
+
+  /**
+   * The fields a caller truly needs from a delivered entry or answer, typed and normalised by
+   * `needs` (lib/schemas/needs.ts), or undefined when one is missing: skip the entry; the
+   * client has already counted it through `onSurprise` (rule `needed`).
+   *
+   * @example
+   * const endpoint = client.needs(entry, AlertableEndpoint, 'AgentStatus');
+   * if (!endpoint) continue;
+   */
+  needs<S extends z.core.$ZodType>(
+    value: unknown,
+    needs: S,
+    model: string,
+  ): z.output<S> | undefined {
+    return neededFields(this.ctx, value, needs, model);
   }
 
   /** 4.1 GET /api/status/site/{keyCode}: agent status of a site's endpoints (paged). */

@@ -1,4 +1,5 @@
 import { SCOPES } from '../auth/scopes.js';
+import { SchemaError } from '../errors/errors.js';
 import {
   UsageReportGSM,
   UsageReportSite,
@@ -18,6 +19,7 @@ import { DNSP_REPORT_XML } from '../xml/models.js';
 import type { CallOptions, ClientContext, Format } from './context.js';
 import { execute } from './execute.js';
 import { operationPath } from './path.js';
+import { keepServiceValue, serviceValue } from './service-value.js';
 
 /** Options of 4.5, 4.6 and 4.7. */
 export interface UsageReportOptions extends CallOptions {
@@ -68,7 +70,7 @@ export async function gsmUsageReport(
 ): Promise<UsageReportGSM> {
   const key = validateKeycode(gsmKey, 'gsmKey');
   const query = reportQuery(ctx, options, GSM_REPORT_TYPES);
-  return execute(ctx, {
+  const report = await execute(ctx, {
     method: 'GET',
     path: operationPath`/api/status/reporting/gsm/${key}`,
     query,
@@ -77,6 +79,18 @@ export async function gsmUsageReport(
     model: 'UsageReportGSM',
     ...call(options),
   });
+  // The one field a GSM report cannot do without: the day it is about.
+  const day = report.ReportInfo?.EffectiveDate;
+  if (day === undefined) {
+    throw new SchemaError(
+      'Response UsageReportGSM names no usable ReportInfo.EffectiveDate',
+      'ReportInfo.EffectiveDate',
+    );
+  }
+  return keepServiceValue(
+    { ...report, ReportInfo: { ...report.ReportInfo, EffectiveDate: day } },
+    serviceValue(report),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { baseUrlScope, SCOPES } from '../auth/scopes.js';
+import { SchemaError } from '../errors/errors.js';
 import { entryTextsOf } from '../paging/array-member-texts.js';
 import { type Page, Paginator, type PagingOptions } from '../paging/paginator.js';
 import type { AgentStatus, AgentStatusGroup } from '../schemas/agent-status.js';
@@ -68,12 +69,24 @@ function paginate<E>(
       ...(options.deadline === undefined ? {} : { call: { deadline: options.deadline } }),
     });
     const { QueryResults, ...raw } = env;
+    // The envelope is what the walk stands on: without its entries or with a token it cannot
+    // follow, the page is lost, not read around (an entry's surprise never gets this far).
+    if (!Array.isArray(QueryResults) || (env.ContinuationToken ?? null) !== env.ContinuationToken) {
+      throw new SchemaError(
+        `Response ${model} has no QueryResults array or no usable ContinuationToken`,
+        Array.isArray(QueryResults) ? 'ContinuationToken' : 'QueryResults',
+      );
+    }
     // Sliced from the body (or serialised) on first use only: most walks never ask.
     let texts: readonly string[] | undefined;
     return {
       entries: QueryResults as E[],
-      continuationToken: env.ContinuationToken,
-      raw,
+      continuationToken: env.ContinuationToken ?? null,
+      raw: {
+        ...raw,
+        Count: raw.Count ?? QueryResults.length,
+        ContinuationURI: raw.ContinuationURI ?? null,
+      },
       entryTexts: () => {
         texts ??= entryTextsOf(text, 'QueryResults', QueryResults);
         return texts;

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import type { SkywatchClient } from '../client/index.js';
 import { redact } from '../errors/index.js';
+import { CountedDay } from '../schemas/needs.js';
 import { daysUpTo } from './daily-report.js';
 
 export interface BlockedUrlSite {
@@ -24,7 +25,7 @@ export interface BlockedUrlTotals {
  * const { bySite } = await blockedUrlTotals(client, gsm, sites, '2026-06-14');
  */
 export async function blockedUrlTotals(
-  client: Pick<SkywatchClient, 'blockedUrlCounts'>,
+  client: Pick<SkywatchClient, 'blockedUrlCounts' | 'needs'>,
   gsm: string,
   sites: readonly BlockedUrlSite[],
   day: string,
@@ -43,10 +44,15 @@ export async function blockedUrlTotals(
             startDate: first,
             endDate: end,
           });
-          const total = counts.DatedCounts.filter((d) => week.includes(d.Date.slice(0, 10))).reduce(
-            (n, d) => n + d.Count,
-            0,
-          );
+          // A day the service wrote without a usable date or count is skipped (and counted by
+          // the client as a surprise), never a lost site.
+          const days = (counts.DatedCounts ?? []).flatMap((d) => {
+            const counted = client.needs(d, CountedDay, 'GetBlockedURLsCountsResponse.DatedCounts');
+            return counted ? [counted] : [];
+          });
+          const total = days
+            .filter((d) => week.includes(d.Date.slice(0, 10)))
+            .reduce((n, d) => n + d.Count, 0);
           out.bySite.set(site.key, total);
         } catch (error) {
           out.failed.push({ site: site.key, reason: redact((error as Error).message) });

@@ -15,7 +15,7 @@ export interface BuildDeps {
   s3: S3Client;
   bucket: string;
   /** For blocked-URL counts (not archived); without it the page shows them as unknown. */
-  client?: Pick<SkywatchClient, 'blockedUrlCounts'>;
+  client?: Pick<SkywatchClient, 'blockedUrlCounts' | 'needs'>;
 }
 
 export interface BuildOptions {

@@ -1,5 +1,6 @@
 import * as z from '../zod.js';
 import { DateTime, Int, Keycode } from './common.js';
+import type { Tolerant } from './tolerant.js';
 
 // Spec 2.2. Groups are nested objects named after the group and present only when selected
 // through returnedInfo, so each is optional on the entry.
@@ -170,4 +171,5 @@ export const AgentStatus = z.lazy(() =>
     OSAndVersions: z.optional(OSAndVersions),
   }),
 );
-export type AgentStatus = z.infer<typeof AgentStatus>;
+/** As the tolerant reader delivers it: any field may be absent (lib/schemas/tolerant.ts). */
+export type AgentStatus = Tolerant<z.infer<typeof AgentStatus>>;

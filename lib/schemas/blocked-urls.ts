@@ -1,5 +1,6 @@
 import * as z from '../zod.js';
 import { DateTime, Int } from './common.js';
+import type { Tolerant } from './tolerant.js';
 
 export const DatedCount = z.lazy(() =>
   z.looseObject({
@@ -19,4 +20,5 @@ export const GetBlockedURLsCountsResponse = z.lazy(() =>
     DatedCounts: z.array(DatedCount),
   }),
 );
-export type GetBlockedURLsCountsResponse = z.infer<typeof GetBlockedURLsCountsResponse>;
+/** As the tolerant reader delivers it: any field may be absent (lib/schemas/tolerant.ts). */
+export type GetBlockedURLsCountsResponse = Tolerant<z.infer<typeof GetBlockedURLsCountsResponse>>;

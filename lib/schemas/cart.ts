@@ -2,6 +2,7 @@ import { isCountryCode } from '../validation/country.js';
 import { isVisiblyBlank } from '../validation/text.js';
 import * as z from '../zod.js';
 import { Int } from './common.js';
+import type { Tolerant } from './tolerant.js';
 
 /**
  * Request customer (2.8). Required fields per docs/service-choices.md; strings at most 256
@@ -72,4 +73,5 @@ export const AddCustomersToCartResponse = z.lazy(() =>
     Reseller: z.optional(CustomerRecord),
   }),
 );
-export type AddCustomersToCartResponse = z.infer<typeof AddCustomersToCartResponse>;
+/** As the tolerant reader delivers it: any field may be absent (lib/schemas/tolerant.ts). */
+export type AddCustomersToCartResponse = Tolerant<z.infer<typeof AddCustomersToCartResponse>>;

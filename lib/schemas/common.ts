@@ -1,8 +1,14 @@
 import { SchemaError } from '../errors/errors.js';
+import { SERVICE_INSTANT } from '../validation/dates.js';
 import * as z from '../zod.js';
 
-/** ISO 8601 instant as the service renders it (`2026-06-15T12:00:00Z`, offsets allowed). */
-export const DateTime = z.iso.datetime({ offset: true });
+/**
+ * An ISO 8601 instant in any rendering the service uses (docs/service-choices.md "Dates"):
+ * `2026-06-15T12:00:00Z`, `2023-05-04T12:17:39` (no zone: UTC), `2022-11-29T10:36:02.2629051Z`,
+ * offsets. The value stays the service's text; read it with `instantMs` or `utcInstant`
+ * (lib/validation/dates.ts), never with `Date.parse`, which takes a zoneless text as local time.
+ */
+export const DateTime = z.string().check(z.regex(SERVICE_INSTANT, 'must be an ISO 8601 date-time'));
 export const Int = z.number().check(z.int());
 export const Keycode = z.string();
 export const Uuid = z.string();

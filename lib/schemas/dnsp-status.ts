@@ -1,5 +1,6 @@
 import * as z from '../zod.js';
 import { DateTime, Int, Keycode, Uuid } from './common.js';
+import type { Tolerant } from './tolerant.js';
 
 /** DNSP status entry (2.3). */
 export const DNSPAgentStatus = z.lazy(() =>
@@ -20,4 +21,5 @@ export const DNSPAgentStatus = z.lazy(() =>
     MasterKC: Keycode,
   }),
 );
-export type DNSPAgentStatus = z.infer<typeof DNSPAgentStatus>;
+/** As the tolerant reader delivers it: any field may be absent (lib/schemas/tolerant.ts). */
+export type DNSPAgentStatus = Tolerant<z.infer<typeof DNSPAgentStatus>>;

@@ -3,6 +3,8 @@ export * from './blocked-urls.js';
 export * from './cart.js';
 export { DateTime, formatPath, parseResponse } from './common.js';
 export * from './dnsp-status.js';
+export * from './needs.js';
 export * from './paged.js';
 export * from './reports.js';
 export * from './token.js';
+export * from './tolerant.js';

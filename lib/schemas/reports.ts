@@ -1,5 +1,6 @@
 import * as z from '../zod.js';
 import { DateTime, Int, Keycode, Uuid } from './common.js';
+import type { Tolerant } from './tolerant.js';
 
 /** GSM usage report (2.4). */
 export const UsageReportGSM = z.lazy(() =>
@@ -20,7 +21,13 @@ export const UsageReportGSM = z.lazy(() =>
     }),
   }),
 );
-export type UsageReportGSM = z.infer<typeof UsageReportGSM>;
+/**
+ * As the tolerant reader delivers it: any field may be absent (lib/schemas/tolerant.ts) but
+ * the day it is about, without which the report is refused (lib/client/reports.ts).
+ */
+export type UsageReportGSM = Tolerant<z.infer<typeof UsageReportGSM>> & {
+  ReportInfo: { EffectiveDate: string };
+};
 
 /** ReportInfo of 2.5 and 2.6. */
 const sitesReportInfo = () =>
@@ -53,7 +60,8 @@ export const UsageReportSites = z.lazy(() =>
     Sites: z.array(UsageReportSiteEntry),
   }),
 );
-export type UsageReportSites = z.infer<typeof UsageReportSites>;
+/** As the tolerant reader delivers it: any field may be absent (lib/schemas/tolerant.ts). */
+export type UsageReportSites = Tolerant<z.infer<typeof UsageReportSites>>;
 
 /**
  * 4.7 (shape not in the spec): typed as 2.5 narrowed to one site. Every part is loose, and
@@ -66,7 +74,8 @@ export const UsageReportSite = z.lazy(() =>
     Sites: z.optional(z.array(UsageReportSiteEntry)),
   }),
 );
-export type UsageReportSite = z.infer<typeof UsageReportSite>;
+/** As the tolerant reader delivers it: any field may be absent (lib/schemas/tolerant.ts). */
+export type UsageReportSite = Tolerant<z.infer<typeof UsageReportSite>>;
 
 export const UsageReportSitesDNSPSiteEntry = z.lazy(() =>
   z.looseObject({
@@ -94,4 +103,5 @@ export const UsageReportSiteDNSP = z.lazy(() =>
     Sites: z.array(UsageReportSitesDNSPSiteEntry),
   }),
 );
-export type UsageReportSiteDNSP = z.infer<typeof UsageReportSiteDNSP>;
+/** As the tolerant reader delivers it: any field may be absent (lib/schemas/tolerant.ts). */
+export type UsageReportSiteDNSP = Tolerant<z.infer<typeof UsageReportSiteDNSP>>;

@@ -31,6 +31,62 @@ export function toInstant(value: DateInput, field: string): number {
   return ms;
 }
 
+/**
+ * Every rendering of an instant the service is known to write (docs/service-choices.md
+ * "Dates"): date and time to the second, 0 to 7 fractional digits, then `Z`, an offset, or
+ * nothing (UTC). Fields are range-checked (month 01-12, hour 00-23...); whether the day exists
+ * in its month is `instantMs`'s to check. Groups: date, time, fraction, zone.
+ */
+export const SERVICE_INSTANT =
+  /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.(\d{1,7}))?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * Epoch milliseconds of an instant as the service writes it, in any of its renderings; a text
+ * without a zone is UTC. Digits past the millisecond are dropped (truncated, as .NET ticks
+ * would be). Throws a ValidationError for text in no known rendering.
+ *
+ * @example
+ * instantMs('2023-05-04T12:17:39'); // Date.UTC(2023, 4, 4, 12, 17, 39)
+ * instantMs('2022-11-29T10:36:02.2629051Z'); // …02.262
+ */
+export function instantMs(text: string, field = 'instant'): number {
+  const m = SERVICE_INSTANT.exec(text);
+  if (!m) throw new ValidationError(field, 'must be an ISO 8601 date-time');
+  const [, y, mo, d, h, mi, s, fraction = '', zone = 'Z'] = m;
+  const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
+  let offsetMinutes = 0;
+  if (zone.toUpperCase() !== 'Z') {
+    const digits = zone.replace(':', '');
+    const sign = digits.startsWith('-') ? -1 : 1;
+    offsetMinutes = sign * (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5)));
+  }
+  const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
+  // Date.UTC rolls 2023-02-30 over into March: a date that does not exist is refused instead.
+  const check = new Date(utc);
+  if (
+    check.getUTCDate() !== Number(d) ||
+    check.getUTCMonth() !== Number(mo) - 1 ||
+    Number(h) > 23 ||
+    Number(mi) > 59 ||
+    Number(s) > 59
+  ) {
+    throw new ValidationError(field, 'must be an existing date and time');
+  }
+  return utc - offsetMinutes * 60_000;
+}
+
+/**
+ * The one normalised form of a service instant: UTC, milliseconds, `Z`
+ * (`Date.prototype.toISOString`). Texts in this form sort as their instants do, which the
+ * service's own renderings do not.
+ *
+ * @example
+ * utcInstant('2023-05-04T12:17:39'); // '2023-05-04T12:17:39.000Z'
+ */
+export function utcInstant(text: string, field = 'instant'): string {
+  return new Date(instantMs(text, field)).toISOString();
+}
+
 /** ISO text without milliseconds, the form the service echoes. */
 export function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -2,6 +2,9 @@ export { validateCartRequest } from './cart.js';
 export { COUNTRY_CODES, isCountryCode } from './country.js';
 export {
   type DateInput,
+  instantMs,
+  SERVICE_INSTANT,
+  utcInstant,
   validateBlockedWindow,
   validateEffectiveDate,
   validateModifiedSince,

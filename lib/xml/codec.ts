@@ -113,6 +113,19 @@ function coerce(
  * const counts = parseXml(BLOCKED_URLS_XML, body);
  */
 export function parseXml<S extends z.core.$ZodType>(model: XmlModel<S>, xml: string): z.output<S> {
+  return parseResponse(model.schema, decodeXml(model, xml), model.root);
+}
+
+/**
+ * A DataContract-style XML body as the plain value its JSON twin would be, values typed after
+ * the model's schema but not validated: what the client's reader then reads, tolerantly or
+ * strictly. Elements may come in any order (the service writes them alphabetically) and
+ * namespace declarations are ignored.
+ *
+ * @example
+ * const raw = decodeXml(BLOCKED_URLS_XML, body);
+ */
+export function decodeXml(model: XmlModel, xml: string): unknown {
   let doc: Record<string, unknown>;
   try {
     doc = xmlParser().parse(xml, { allowBooleanAttributes: true }) as Record<string, unknown>;
@@ -125,8 +138,7 @@ export function parseXml<S extends z.core.$ZodType>(model: XmlModel<S>, xml: str
   if (root === undefined) {
     throw new SchemaError(`Response XML has no ${model.root} root element`, '(root)');
   }
-  const value = coerce(model.schema, (root === '' ? {} : root) as Node, model.items);
-  return parseResponse(model.schema, value, model.root);
+  return coerce(model.schema, (root === '' ? {} : root) as Node, model.items);
 }
 
 function toNode(value: unknown, items: Record<string, string>, field = ''): unknown {
@@ -176,6 +188,7 @@ export function validateXml(text: string): string {
 export interface XmlCodec {
   validate(text: string): string;
   parse<S extends z.core.$ZodType>(model: XmlModel<S>, xml: string): z.output<S>;
+  decode(model: XmlModel, xml: string): unknown;
   build(model: XmlModel, value: unknown): string;
 }
 
@@ -183,4 +196,9 @@ export interface XmlCodec {
  * @example
  * const client = new SkywatchClient({ baseUrl, authUrl, auth, xml: xmlCodec, format: 'xml' });
  */
-export const xmlCodec: XmlCodec = { validate: validateXml, parse: parseXml, build: buildXml };
+export const xmlCodec: XmlCodec = {
+  validate: validateXml,
+  parse: parseXml,
+  decode: decodeXml,
+  build: buildXml,
+};

@@ -29,9 +29,10 @@ export async function probeOperations(
     },
     sitesUsageReport: async () => {
       const report = await client.sitesUsageReport(gsm ?? '');
-      const first = report.Sites[0];
-      if (first) site = { key: first.SiteKey, id: first.SiteId };
-      return `${report.Sites.length} site(s)`;
+      const sites = report.Sites ?? [];
+      const first = sites[0];
+      if (first?.SiteKey && first.SiteId) site = { key: first.SiteKey, id: first.SiteId };
+      return `${sites.length} site(s)`;
     },
     gsmAgentStatus: async () => {
       const page = await client.gsmAgentStatus(gsm ?? '', { batchSize: 5 }).firstPage();
@@ -49,7 +50,7 @@ export async function probeOperations(
     blockedUrlCounts: async () => {
       if (!site) return 'no site to ask about';
       const counts = await client.blockedUrlCounts(gsm ?? '', site.id);
-      return `${counts.DatedCounts.length} day(s) of counts`;
+      return `${(counts.DatedCounts ?? []).length} day(s) of counts`;
     },
     siteAgentStatus: undefined,
     siteDnspStatus: undefined,

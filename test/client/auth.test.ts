@@ -126,7 +126,7 @@ describe('Authentication against the emulator', () => {
       scope: w.emu.baseUrl,
     });
     expect(w.emu.stats().byOperation['status.gsm'] ?? 0).toBe(0);
-    expect((await client.gsmUsageReport(w.gsm.key)).GSM.GSMConsoleName).toBe(w.gsm.name);
+    expect((await client.gsmUsageReport(w.gsm.key)).GSM?.GSMConsoleName).toBe(w.gsm.name);
   });
 
   it('exchanges an identity-provider JWT (token_exchange grant)', async () => {

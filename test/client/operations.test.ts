@@ -92,16 +92,16 @@ describe('SkywatchClient: reports (4.5–4.8) over HTTP', () => {
       EffectiveDate: '2026-06-01T00:00:00Z',
       GSMKey: w.gsm.key,
     });
-    expect(r.GSM.GSMConsoleName).toBe(w.gsm.name);
+    expect(r.GSM?.GSMConsoleName).toBe(w.gsm.name);
   });
 
   it('4.6 lists every site; 4.7 narrows to one', async () => {
     const sites = await client.sitesUsageReport(w.gsm.key);
-    expect(sites.Sites.map((s) => s.SiteKey).sort()).toEqual(w.gsm.sites.map((s) => s.key).sort());
+    expect(sites.Sites?.map((s) => s.SiteKey).sort()).toEqual(w.gsm.sites.map((s) => s.key).sort());
     const one = await client.siteUsageReport(w.gsm.key, w.site.key, {
       reportType: 'EndpointsSeenInLast30Days',
     });
-    expect(one.ReportInfo.SiteKeyFilter).toBe(w.site.key);
+    expect(one.ReportInfo?.SiteKeyFilter).toBe(w.site.key);
     expect(one.Sites?.map((s) => s.SiteId)).toEqual([w.site.id]);
   });
 
@@ -143,7 +143,7 @@ describe('SkywatchClient: blocked URLs and carts (4.9, 4.10) over HTTP', () => {
     });
     expect(xml).toEqual(json);
     expect(json.IncludeHidden).toBe(true);
-    expect(json.DatedCounts.map((d) => d.Date)).toEqual([
+    expect(json.DatedCounts?.map((d) => d.Date)).toEqual([
       '2026-06-15T00:00:00Z',
       '2026-06-14T00:00:00Z',
       '2026-06-13T00:00:00Z',
@@ -158,7 +158,7 @@ describe('SkywatchClient: blocked URLs and carts (4.9, 4.10) over HTTP', () => {
     w.emu.addBlockedUrls(w.site.id, '2026-06-14', 5000);
     const after = await client.blockedUrlCounts(w.gsm.key, w.site.id);
     const day = (r: typeof before) =>
-      r.DatedCounts.find((d) => d.Date.startsWith('2026-06-14'))?.Count ?? 0;
+      r.DatedCounts?.find((d) => d.Date?.startsWith('2026-06-14'))?.Count ?? 0;
     expect(day(after) - day(before)).toBe(5000);
   });
 
@@ -176,7 +176,7 @@ describe('SkywatchClient: blocked URLs and carts (4.9, 4.10) over HTTP', () => {
       CustomerTypeDescription: 'Shipping',
     });
     expect(json.Reseller).toMatchObject({ FirstName: 'Res', CustomerTypeId: 3 });
-    expect(json.Billing.CustomerTypeId).toBe(1);
+    expect(json.Billing?.CustomerTypeId).toBe(1);
     const standard = await client.addCartCustomers(w.standardCart.vendorOrderCode, body, {
       format: 'xml',
     });

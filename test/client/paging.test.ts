@@ -18,7 +18,7 @@ describe('Paging over HTTP (4.1–4.4)', () => {
     for await (const p of client
       .gsmAgentStatus(w.gsm.key, { batchSize: 25, returnedInfo: ['BasicInfo'] })
       .pages()) {
-      seen.push(...p.entries.map((e) => e.MachineID));
+      seen.push(...p.entries.map((e) => e.MachineID ?? ''));
       page++;
       if (page === 1) {
         w.emu.enrol(w.site.key, 7);
@@ -84,7 +84,7 @@ describe('Paging over HTTP (4.1–4.4)', () => {
         maxPages: 2,
         continuation: cursor,
       });
-      for await (const endpoint of walk) seen.push(endpoint.MachineID);
+      for await (const endpoint of walk) seen.push(endpoint.MachineID ?? '');
       cursor = walk.resumeToken;
       if (walk.reachedEnd) break;
       expect(cursor).not.toBeNull();

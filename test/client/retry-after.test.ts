@@ -70,7 +70,7 @@ describe('SkywatchClient: Retry-After as an HTTP date (real HTTP server)', () =>
     // Act
     const report = await client.gsmUsageReport(KEY);
     // Assess
-    expect(report.GSM.GSMConsoleName).toBe('Console');
+    expect(report.GSM?.GSMConsoleName).toBe('Console');
     expect(server.seen).toHaveLength(2);
     expect(retries).toHaveLength(1);
     expect(retries[0]?.reason).toBe('HTTP 503');

@@ -15,11 +15,14 @@ function renderings(error: unknown): string[] {
   return [e.message, e.stack ?? '', JSON.stringify(error), inspect(error, { depth: 10 })];
 }
 
-describe('SchemaError over HTTP (emulator wrong-type fault)', () => {
+// The client in strict mode, as conformance tests use it: the first surprise is an error.
+// Tolerant reading of the same faults is in test/client/tolerant-reader.test.ts.
+describe('SchemaError over HTTP (emulator wrong-type fault, strict client)', () => {
   it('names the field path of a wrongly typed field in a page entry', async () => {
     // Prepare
     const pairs: TokenSet[] = [];
     const client = w.client({
+      strict: true,
       auth: {
         clientId: w.info.client.clientId,
         clientSecret: w.info.client.clientSecret,
@@ -54,7 +57,7 @@ describe('SchemaError over HTTP (emulator wrong-type fault)', () => {
   });
 
   it('names the path of the first entry whatever groups are returned', async () => {
-    const client = w.client();
+    const client = w.client({ strict: true });
     w.emu.setFaults([{ operation: 'status.site', kind: 'wrong-type', count: 1 }]);
     const error = await client
       .siteAgentStatus(w.site.key, { batchSize: 3, returnedInfo: ['BasicInfo', 'ExtendedInfo'] })
@@ -70,7 +73,7 @@ describe('SchemaError over HTTP (emulator wrong-type fault)', () => {
   });
 
   it('names the path inside a report without entries', async () => {
-    const client = w.client();
+    const client = w.client({ strict: true });
     const whole = await client.siteDnspUsageReport(w.gsm.key, w.dnspSite.key);
     w.emu.setFaults([{ operation: 'report.site.dnsp', kind: 'wrong-type', count: 1 }]);
     const error = await client
@@ -78,6 +81,8 @@ describe('SchemaError over HTTP (emulator wrong-type fault)', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SchemaError);
     // The body's last boolean: the last site's DNSPEnabled.
-    expect((error as SchemaError).path).toBe(`Sites[${whole.Sites.length - 1}].DNSPEnabled`);
+    expect((error as SchemaError).path).toBe(
+      `Sites[${(whole.Sites?.length ?? 0) - 1}].DNSPEnabled`,
+    );
   });
 });

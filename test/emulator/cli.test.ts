@@ -94,6 +94,7 @@ describe('CLI: refusing bad flags before serving', () => {
     ],
     [['--seed', 'x'], '--seed must be an integer (got "x")'],
     [['--endpoints', '0'], 'emulator option endpointsPerGsm must be an integer from 1'],
+    [['--profile', 'prod'], '--profile must be contract or real (got "prod")'],
   ])('exits with status 1 and a message for %j', async (args, message) => {
     const cli = runCli(args);
     running = cli;
@@ -152,5 +153,42 @@ describe('CLI: named fault fields over HTTP', () => {
       { status: 502, retryAfter: null },
       { status: 200, retryAfter: null },
     ]);
+  });
+});
+
+describe('CLI: --profile real', () => {
+  it('serves the real profile: 299-second tokens and gzip-looking continuation tokens', async () => {
+    const cli = runCli(['--profile', 'real', '--endpoints', '20', '--now', '2026-06-15T12:00:00Z']);
+    running = cli;
+    while (!/admin URL/.test(cli.output())) {
+      if (cli.exitCode !== null) throw new Error(`the CLI exited: ${cli.errors()}`);
+      await once(cli.stdout as NodeJS.ReadableStream, 'data');
+    }
+    expect(cli.output()).toContain('(real profile,');
+    const baseUrl = /base URL\s+(\S+)/.exec(cli.output())?.[1] ?? '';
+    const tokenUrl = /token URL\s+(\S+)/.exec(cli.output())?.[1] ?? '';
+    const gsmKey = /GSMs\s+(\S+)/.exec(cli.output())?.[1] ?? '';
+    const tokenRes = await fetch(tokenUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': UA,
+        authorization: `Basic ${Buffer.from('skywatch-demo:demo-client-secret').toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: 'ops@example.com',
+        password: 'demo-password',
+        scope: 'SkyStatus.GSM',
+      }).toString(),
+    });
+    const grant = (await tokenRes.json()) as { access_token: string; expires_in: number };
+    expect(grant.expires_in).toBe(299);
+    const page = (await (
+      await fetch(`${baseUrl}/api/status/gsm/${gsmKey}?batchSize=2`, {
+        headers: { authorization: `Bearer ${grant.access_token}`, 'user-agent': UA },
+      })
+    ).json()) as { ContinuationToken: string };
+    expect(page.ContinuationToken).toMatch(/^H4sI[\w-]+$/);
   });
 });

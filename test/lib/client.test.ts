@@ -55,7 +55,7 @@ describe('Class: SkywatchClient (against a local server)', () => {
       batchSize: 1,
       modifiedSince: '2026-06-01',
     }))
-      hosts.push(e.TrafficCountLast24Hours);
+      hosts.push(e.TrafficCountLast24Hours ?? -1);
     expect(hosts).toEqual([1, 2]);
     expect(server.seen.map((s) => s.url)).toEqual([
       `/service/api/status/site/dnsp/${KEY}?modifiedSince=2026-06-01T00%3A00%3A00Z&batchSize=1`,
@@ -67,7 +67,7 @@ describe('Class: SkywatchClient (against a local server)', () => {
     expect(h?.accept).toBe('application/json');
   });
 
-  it('raises SchemaError naming the path of a bad field and keeps unknown fields', async () => {
+  it('in strict mode raises SchemaError naming the path of a bad field', async () => {
     server = await localServer((_req, res) =>
       json(res, 200, {
         QueryResults: [dnsp(0, { New: 1 }), dnsp(1, { KC: 7 })],
@@ -76,13 +76,51 @@ describe('Class: SkywatchClient (against a local server)', () => {
         Count: 2,
       }),
     );
-    const client = new SkywatchClient({ baseUrl: server.url, auth: 't0ken-value' });
+    const client = new SkywatchClient({ baseUrl: server.url, auth: 't0ken-value', strict: true });
     const error = await client
       .gsmDnspStatus(KEY)
       .firstPage()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SchemaError);
     expect((error as SchemaError).path).toBe('QueryResults[1].KC');
+  });
+
+  it('reads around a bad field by default, keeping unknown fields and reporting both', async () => {
+    server = await localServer((_req, res) =>
+      json(res, 200, {
+        QueryResults: [dnsp(0, { New: 1 }), dnsp(1, { KC: 7 })],
+        ContinuationToken: null,
+        ContinuationURI: null,
+        Count: 2,
+      }),
+    );
+    const surprises: unknown[] = [];
+    const client = new SkywatchClient({
+      baseUrl: server.url,
+      auth: 't0ken-value',
+      onSurprise: (s) => surprises.push(s),
+    });
+    const page = await client.gsmDnspStatus(KEY).firstPage();
+    expect(page.entries).toHaveLength(2);
+    expect(page.entries[0]).toMatchObject({ New: 1, MachineID: 'a:::b:::0' });
+    expect(page.entries[1]?.KC).toBeUndefined();
+    expect(page.entries[1]?.MachineID).toBe('a:::b:::1');
+    // The archive's text of the entry is the service's, the bad field included.
+    expect(JSON.parse(page.entryTexts()[1] ?? '')).toMatchObject({ KC: 7 });
+    expect(surprises).toEqual([
+      {
+        model: 'DNSPAgentStatus page',
+        at: 'QueryResults[0].New',
+        path: 'QueryResults.New',
+        rule: 'unknown-field',
+      },
+      {
+        model: 'DNSPAgentStatus page',
+        at: 'QueryResults[1].KC',
+        path: 'QueryResults.KC',
+        rule: 'type',
+      },
+    ]);
   });
 
   it('replays once after a 401 with a reloaded token', async () => {
@@ -113,7 +151,7 @@ describe('Class: SkywatchClient (against a local server)', () => {
       baseUrl: server.url,
       auth: new StaticTokenSource(() => tokens.shift() ?? 'none'),
     });
-    expect((await client.gsmUsageReport(KEY)).GSM.GSMConsoleName).toBe('g');
+    expect((await client.gsmUsageReport(KEY)).GSM?.GSMConsoleName).toBe('g');
     expect(server.seen.map((s) => s.headers.authorization)).toEqual([
       'Bearer old-token-x',
       'Bearer new-token-y',
