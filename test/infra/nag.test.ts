@@ -174,6 +174,7 @@ describe('cdk-nag acknowledgements', () => {
         'BlockedUrlAlerter',
         'InfectionAlerter',
         'CartCustomerWebhook',
+        'ReportBuilder',
       ]
         .map((fn) => `Skywatch/${fn}/TracingPolicy`)
         .sort(),
