@@ -1,5 +1,5 @@
 import type { StateStore } from '../../lib/aws/index.js';
-import type { SkywatchClient } from '../../lib/index.js';
+import type { AgentStatus, AgentStatusGroup, SkywatchClient } from '../../lib/index.js';
 import { endpointFacts } from './alerts.js';
 import { claimTransition, type HeldClaim, type Lease } from './claims.js';
 import { readInfection } from './infection-state.js';
@@ -25,11 +25,20 @@ export async function walkChanges(
   gsm: string,
   since: string | undefined,
   lease: Lease,
-  options: { pageSize: number; alertOnClean: boolean },
+  options: {
+    pageSize: number;
+    alertOnClean: boolean;
+    /** Groups another reader of the same entries needs (the health pass). */
+    extraGroups?: AgentStatusGroup[];
+    /** Sees every entry first; a failure fails the walk like a failed page. */
+    onEntry?: (entry: AgentStatus) => Promise<void>;
+  },
   progress: WalkProgress,
 ): Promise<void> {
   const paginator = deps.client.gsmAgentStatus(gsm, {
-    returnedInfo: ['BasicInfo', 'ExtendedInfo'],
+    returnedInfo: [
+      ...new Set<AgentStatusGroup>(['BasicInfo', 'ExtendedInfo', ...(options.extraGroups ?? [])]),
+    ],
     batchSize: options.pageSize,
     prefetch: true,
     ...(since ? { modifiedSince: since } : {}),
@@ -37,6 +46,7 @@ export async function walkChanges(
   for await (const entry of paginator.entries()) {
     progress.examined++;
     if (entry.LastChanged > progress.newest) progress.newest = entry.LastChanged;
+    await options.onEntry?.(entry);
     const reading = readInfection(entry);
     // On the first pass no endpoint has a record yet, so clean ones need no state call at all.
     if (!reading.infected && !since) continue;

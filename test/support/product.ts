@@ -3,6 +3,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
+import { type HealthAlert, parseChatbotMessage } from '../../lib/alerts/index.js';
 import { demoCredentials, functionEnv } from '../../scripts/local/function-env.js';
 import { type FunctionName, loadHandler } from '../../scripts/local/functions.js';
 import { lambdaContext } from '../../scripts/local/lambda-context.js';
@@ -21,11 +22,19 @@ export interface Product {
   gsm: string;
   webhookSecret: string;
   run<T = unknown>(name: FunctionName, event?: unknown, context?: Context): Promise<T>;
+  /** Infection and spike alerts (skywatch.alert/v1) received since the last call. */
   alerts(): Promise<Record<string, unknown>[]>;
+  /** Health alert events (skywatch.alert/v2, Chatbot format) received since the last call. */
+  healthAlerts(): Promise<ReceivedHealthAlert[]>;
   objects(prefix?: string): Promise<{ key: string; size: number; etag: string }[]>;
   tokenSecret(): Promise<{ accessToken: string; refreshToken: string; expiresAt: string }>;
   close(): Promise<void>;
 }
+
+export type ReceivedHealthAlert = HealthAlert & {
+  attributes: Record<string, { Value: string }>;
+  chatbot: Record<string, unknown>;
+};
 
 export async function startProduct(
   options: EmulatorOptions = {},
@@ -49,6 +58,21 @@ export async function startProduct(
     TOKEN_WAIT_SECONDS: '0',
     ...extraEnv,
   });
+  // One inbox holds both kinds of message: drained together, handed out separately.
+  let v1: Record<string, unknown>[] = [];
+  let v2: ReceivedHealthAlert[] = [];
+  const drain = async () => {
+    for (const m of await drainAlerts(aws.clients, res.alertQueueUrl)) {
+      if (m.source === 'custom') {
+        const { snsSubject: _s, attributes, ...chatbot } = m;
+        v2.push({
+          ...parseChatbotMessage(JSON.stringify(chatbot)),
+          attributes: attributes as ReceivedHealthAlert['attributes'],
+          chatbot,
+        });
+      } else v1.push(m);
+    }
+  };
   return {
     emulator,
     aws,
@@ -57,7 +81,18 @@ export async function startProduct(
     webhookSecret,
     run: async (name, event = {}, context) =>
       (await loadHandler(name))(event, context ?? lambdaContext(name)) as never,
-    alerts: () => drainAlerts(aws.clients, res.alertQueueUrl),
+    alerts: async () => {
+      await drain();
+      const out = v1;
+      v1 = [];
+      return out;
+    },
+    healthAlerts: async () => {
+      await drain();
+      const out = v2;
+      v2 = [];
+      return out;
+    },
     objects: async (prefix = '') => {
       const out = await aws.clients.s3.send(
         new ListObjectsV2Command({ Bucket: res.bucket, Prefix: prefix }),
