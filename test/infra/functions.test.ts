@@ -20,6 +20,7 @@ const NAMES: FunctionName[] = [
   'blockedUrlAlerter',
   'infectionAlerter',
   'cartCustomerWebhook',
+  'alertNotifier',
 ];
 
 // The `service` dimension of the metrics: the alarms on AuthFailures and ArchiveCompleted use it.
@@ -30,6 +31,7 @@ const SERVICE_NAMES: Record<FunctionName, string> = {
   blockedUrlAlerter: 'blocked-url-alerter',
   infectionAlerter: 'infection-alerter',
   cartCustomerWebhook: 'cart-customer-webhook',
+  alertNotifier: 'alert-notifier',
 };
 
 describe('SkywatchFunction: every function', () => {
@@ -38,7 +40,7 @@ describe('SkywatchFunction: every function', () => {
       .map((r) => r.name)
       .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
       .at(-1);
-    s.template.resourceCountIs('AWS::Lambda::Function', 6);
+    s.template.resourceCountIs('AWS::Lambda::Function', 7);
     for (const name of NAMES) {
       expect(fnProps(name)).toEqual(
         expect.objectContaining({
@@ -61,11 +63,12 @@ describe('SkywatchFunction: every function', () => {
       blockedUrlAlerter: [300, 512],
       infectionAlerter: [120, 512],
       cartCustomerWebhook: [25, 512],
+      alertNotifier: [300, 256],
     });
   });
 
   it('logs in JSON to its own log group with the configured retention', () => {
-    s.template.resourceCountIs('AWS::Logs::LogGroup', 7); // six functions and the API access log
+    s.template.resourceCountIs('AWS::Logs::LogGroup', 8); // seven functions and the API access log
     const groups = s.template.toJSON().Resources;
     for (const name of NAMES) {
       const fn = s.stack.functions[name];
@@ -82,7 +85,7 @@ describe('SkywatchFunction: every function', () => {
   it('takes the log retention from the settings', () => {
     const { template } = synth({ logRetentionDays: 365 });
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
-    expect(groups.map((g) => g.Properties.RetentionInDays)).toEqual(Array(7).fill(365));
+    expect(groups.map((g) => g.Properties.RetentionInDays)).toEqual(Array(8).fill(365));
   });
 
   it('sets the Powertools service name, the Skywatch metrics namespace, the log level and source maps', () => {
@@ -194,10 +197,11 @@ describe('SkywatchFunction: configuration per function', () => {
       blockedUrlAlerter: none,
       infectionAlerter: none,
       cartCustomerWebhook: none,
+      alertNotifier: none,
     });
     expect(wrapped({ archiveSemiSpaceMb: 16 }).reportFetcher).toEqual([wrapper[0], '16']);
     // 0: the runtime's own young generation, and no wrapper at all.
-    expect(Object.values(wrapped({ archiveSemiSpaceMb: 0 }))).toEqual(Array(6).fill(none));
+    expect(Object.values(wrapped({ archiveSemiSpaceMb: 0 }))).toEqual(Array(7).fill(none));
   });
 
   it('gives the webhook both secret ARNs, the bucket and the signature tolerance', () => {

@@ -118,7 +118,7 @@ describe('Alarms', () => {
   it('alarms on errors and on throttles of every function, to the ops topic', () => {
     for (const metric of ['Errors', 'Throttles']) {
       const alarms = alarmsOn(metric, 'AWS/Lambda');
-      expect(alarms).toHaveLength(6);
+      expect(alarms).toHaveLength(7);
       for (const alarm of alarms) {
         expect(alarm.Properties).toEqual(
           expect.objectContaining({
@@ -134,6 +134,7 @@ describe('Alarms', () => {
   it('alarms on every dead-letter queue holding a message', () => {
     const queues = [
       s.stack.fanoutDeadLetterQueue,
+      s.stack.notifierDeadLetterQueue,
       ...Object.values(s.stack.functions).flatMap((fn) => fn.deadLetterQueue ?? []),
     ];
     const alarms = alarmsOn('ApproximateNumberOfMessagesVisible', 'AWS/SQS');

@@ -42,6 +42,7 @@ const ALL_FUNCTIONS: FunctionName[] = [
   'blockedUrlAlerter',
   'infectionAlerter',
   'cartCustomerWebhook',
+  'alertNotifier',
 ];
 const roleArn = (name: FunctionName) => arn(s.stack.functions[name].role);
 
@@ -210,6 +211,6 @@ describe('Resource policies, all of them', () => {
     ]);
     s.template.resourceCountIs('AWS::S3::BucketPolicy', 2);
     s.template.resourceCountIs('AWS::SNS::TopicPolicy', 2);
-    s.template.resourceCountIs('AWS::SQS::QueuePolicy', 6);
+    s.template.resourceCountIs('AWS::SQS::QueuePolicy', 8);
   });
 });
