@@ -118,7 +118,8 @@ async function main(): Promise<void> {
     step('Health alerts: one endpoint per kind turns unhealthy through the admin API');
     const sick = gsm.sites.slice(0, 4).flatMap((s) => emulator.machineIds(s.key, 12).slice(8, 10));
     const actions = ['protection-off', 'go-offline', 'uninstall', 'other-av-on'] as const;
-    actions.forEach((action, i) => emulator.endpointAction(sick[i] ?? '', action, 'Contoso AV'));
+    for (const [i, action] of actions.entries())
+      emulator.endpointAction(sick[i] ?? '', action, 'Contoso AV');
     console.log(`  ${actions.map((a, i) => `${a} ${sick[i]}`).join(', ')}`);
     console.log('  ', JSON.stringify(await run('infection-alerter')));
     console.log('   notifier:', JSON.stringify(await notify()));
