@@ -11,7 +11,7 @@ export interface Received {
 /**
  * A destination stand-in: a real HTTP server on 127.0.0.1 and a free port that records each
  * request. `answer` picks the status of each request (202 by default), so a test can make the
- * destination fail, throttle (429 with Retry-After) or refuse.
+ * destination fail, throttle (429 with Retry-After), refuse, or drop the connection (0).
  */
 export interface Receiver {
   url: string;
@@ -26,7 +26,7 @@ export async function startReceiver(okStatus = 202): Promise<Receiver> {
   const receiver: Receiver = {
     url: '',
     requests: [],
-    accepted: () => receiver.requests.filter((r) => r.status < 300),
+    accepted: () => receiver.requests.filter((r) => r.status >= 200 && r.status < 300),
     answer: () => okStatus,
     close: () =>
       new Promise<void>((resolve) => {
@@ -41,6 +41,11 @@ export async function startReceiver(okStatus = 202): Promise<Receiver> {
       const body = Buffer.concat(chunks).toString('utf8');
       const status = receiver.answer({ body, index: receiver.requests.length });
       receiver.requests.push({ headers: req.headers, body, status });
+      // 0: the connection drops before any answer (a reset, as a flaky network does).
+      if (status === 0) {
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(status, {
         'content-type': 'application/json',
         ...(status === 429 ? { 'retry-after': '0' } : {}),
