@@ -70,10 +70,9 @@ async function scenario(): Promise<Outcome> {
     for (const name of DESTINATIONS) {
       to[name].answer = () => {
         const x = faultRand();
-        if (x < 0.1) return receiverFaults++, 503;
-        if (x < 0.15) return receiverFaults++, 429;
-        if (x < 0.18) return receiverFaults++, 0;
-        return 200;
+        const status = x < 0.1 ? 503 : x < 0.15 ? 429 : x < 0.18 ? 0 : 200;
+        if (status !== 200) receiverFaults++;
+        return status;
       };
     }
     let failedRuns = 0;
