@@ -43,8 +43,13 @@ export function readAlert(body: string): HealthAlert | undefined {
     const envelope = JSON.parse(body) as { Type?: unknown; Message?: unknown };
     if (envelope.Type === 'Notification' && typeof envelope.Message === 'string')
       message = envelope.Message;
-    const parsed = JSON.parse(message) as { source?: unknown };
-    if (parsed.source !== 'custom') return undefined;
+    const parsed = JSON.parse(message) as {
+      source?: unknown;
+      metadata?: { additionalContext?: { skywatchAlert?: unknown } };
+    };
+    // Not an alert: a v1 alert, or the daily digest (both for people, not destinations).
+    if (parsed.source !== 'custom' || !parsed.metadata?.additionalContext?.skywatchAlert)
+      return undefined;
     return parseChatbotMessage(message);
   } catch (error) {
     throw new UnreadableAlertError('A queued alert is not JSON of the documented shape', {

@@ -93,4 +93,31 @@ export class AlertPublisher {
       throw new StorageError(`Cannot publish a ${alert.kind} ${alert.action}`, { cause: error });
     }
   }
+
+  /**
+   * Publishes a message that is not an alert (the daily digest), as given, with string
+   * attributes; `schema` among them keeps it from subscriptions that filter on alerts.
+   */
+  async publishMessage(
+    subject: string,
+    message: unknown,
+    attributes: Record<string, string>,
+  ): Promise<string> {
+    const MessageAttributes = Object.fromEntries(
+      Object.entries(attributes).map(([k, v]) => [k, { DataType: 'String', StringValue: v }]),
+    );
+    try {
+      const out = await this.sns.send(
+        new PublishCommand({
+          TopicArn: this.topicArn,
+          Subject: snsSubject(subject),
+          Message: JSON.stringify(message),
+          MessageAttributes,
+        }),
+      );
+      return out.MessageId ?? '';
+    } catch (error) {
+      throw new StorageError(`Cannot publish ${subject}`, { cause: error });
+    }
+  }
 }

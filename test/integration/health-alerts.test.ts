@@ -123,6 +123,35 @@ describe('Function: infection-alerter (health alerts)', () => {
     });
   });
 
+  it('sends the daily digest with the full check: open by kind and site, the day’s changes', async () => {
+    // One from the first run's full check, one from the full check just forced.
+    const digests = await product.digests();
+    expect(digests).toHaveLength(2);
+    const digest = digests.at(-1) as
+      | {
+          consoleName: string;
+          openByKind: Record<string, number>;
+          openBySite: { site: string; siteName: string; kinds: Record<string, number> }[];
+          openedToday: Record<string, number>;
+          resolvedToday: Record<string, number>;
+        }
+      | undefined;
+    expect(digest?.consoleName).toBe(consoleName);
+    expect(digest?.openByKind).toMatchObject({ 'licence-expiring': 1, 'licence-expired': 1 });
+    const expiredSite = digest?.openBySite.find((x) => x.site === sites[2]?.key);
+    expect(expiredSite?.siteName).toBe(sites[2]?.name);
+    expect(expiredSite?.kinds['licence-expired']).toBe(1);
+    // The second test resolved one alert of each endpoint kind earlier today.
+    expect(digest?.resolvedToday).toMatchObject({
+      'protection-off': 1,
+      offline: 1,
+      uninstalled: 1,
+      'other-antivirus': 1,
+      infected: 1,
+    });
+    expect(digest?.openedToday['licence-expired']).toBe(1);
+  });
+
   it('follows the rules object: a kind off for one site, tuned for the GSM', async () => {
     await putRules({
       kinds: { 'attention-required': { enabled: false } },

@@ -26,6 +26,8 @@ export interface Product {
   alerts(): Promise<Record<string, unknown>[]>;
   /** Health alert events (skywatch.alert/v2, Chatbot format) received since the last call. */
   healthAlerts(): Promise<ReceivedHealthAlert[]>;
+  /** Daily digests (Chatbot format, skywatch.digest/v1) received since the last call. */
+  digests(): Promise<Record<string, unknown>[]>;
   objects(prefix?: string): Promise<{ key: string; size: number; etag: string }[]>;
   tokenSecret(): Promise<{ accessToken: string; refreshToken: string; expiresAt: string }>;
   close(): Promise<void>;
@@ -61,9 +63,13 @@ export async function startProduct(
   // One inbox holds both kinds of message: drained together, handed out separately.
   let v1: Record<string, unknown>[] = [];
   let v2: ReceivedHealthAlert[] = [];
+  let digests: Record<string, unknown>[] = [];
   const drain = async () => {
     for (const m of await drainAlerts(aws.clients, res.alertQueueUrl)) {
-      if (m.source === 'custom') {
+      const context = (m.metadata as { additionalContext?: Record<string, string> } | undefined)
+        ?.additionalContext;
+      if (context?.skywatchDigest) digests.push(JSON.parse(context.skywatchDigest));
+      else if (m.source === 'custom') {
         const { snsSubject: _s, attributes, ...chatbot } = m;
         v2.push({
           ...parseChatbotMessage(JSON.stringify(chatbot)),
@@ -85,6 +91,12 @@ export async function startProduct(
       await drain();
       const out = v1;
       v1 = [];
+      return out;
+    },
+    digests: async () => {
+      await drain();
+      const out = digests;
+      digests = [];
       return out;
     },
     healthAlerts: async () => {

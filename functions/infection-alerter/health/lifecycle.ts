@@ -20,6 +20,8 @@ const KindState = z.object({
   open: z.boolean(),
   seq: z.number().check(z.int(), z.minimum(0)),
   openedAt: z.nullable(z.string()),
+  /** When its last transition happened (for the daily digest). */
+  changedAt: z.optional(z.string()),
 });
 export const SubjectRecord = z.object({ alerts: z.partialRecord(HealthKind, KindState) });
 export type SubjectRecord = z.infer<typeof SubjectRecord>;
@@ -137,6 +139,7 @@ export async function drainOutbox(
             open: entry.alert.action === 'trigger',
             seq: entry.seq,
             openedAt: entry.alert.openedAt,
+            changedAt: entry.alert.occurredAt,
           },
         },
       };

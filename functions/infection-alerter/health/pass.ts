@@ -2,6 +2,7 @@ import type { HealthKind } from '../../../lib/alerts/index.js';
 import type { AlertPublisher, StateStore } from '../../../lib/aws/index.js';
 import type { AgentStatusGroup, SkywatchClient } from '../../../lib/index.js';
 import * as z from '../../../lib/zod.js';
+import { buildDigest, digestMessage } from './digest.js';
 import {
   type EvaluationContext,
   evaluateEndpoint,
@@ -68,6 +69,8 @@ export class HealthPass {
     stale: 0,
   };
   private readonly licences = new Map<string, LicenceFacts>();
+  /** Sites of the endpoints that have or get a record, for the digest. */
+  private readonly sites = new Map<string, string>();
 
   private constructor(
     private readonly deps: Deps,
@@ -103,6 +106,7 @@ export class HealthPass {
     const subject = String(entry.MachineID);
     // No record and nothing active: nothing can start or clear, so no state call.
     if (!observations.some((o) => o.active) && !this.known.has(subject)) return;
+    if (site) this.sites.set(subject, site);
     this.outcome.transitions += await recordTransitions(
       this.deps.state,
       this.gsm,
@@ -140,6 +144,21 @@ export class HealthPass {
     }
     const drained = await drainOutbox(this.deps, this.gsm);
     if (due) {
+      // The daily digest goes with the full check: once a day, after the day's transitions.
+      const digest = await buildDigest(
+        state,
+        this.gsm,
+        this.ctx.names,
+        (subject) => this.sites.get(subject),
+        this.ctx.now,
+      );
+      const message = digestMessage(digest);
+      await this.deps.alerts.publishMessage(message.metadata.summary, message, {
+        schema: 'skywatch.digest/v1',
+        kind: 'digest',
+        severity: 'info',
+        gsm: this.gsm,
+      });
       await state.put(fullCheckKey(this.gsm), { at: new Date(this.ctx.now).toISOString() });
       this.outcome.fullCheck = true;
     }
