@@ -51,6 +51,9 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
   const outcomes = [];
   const deps = { client: runtime.client, state, alerts };
   for (const gsm of env.GSM_KEYS) {
+    // A health pass that cannot start (bad rules, S3 down) must not stop infection alerts:
+    // the scan runs without it, then the run fails with the reason.
+    let startError: unknown;
     const health = env.HEALTH_ALERTS
       ? await HealthPass.start(deps, gsm, {
           rulesKey: env.ALERT_RULES_KEY,
@@ -60,6 +63,9 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
             obs.logger.warn('alerts name keycodes: a usage report could not be read', {
               error: loggableError(error),
             }),
+        }).catch((error: unknown) => {
+          startError = error;
+          return undefined;
         })
       : undefined;
     let scanError: unknown;
@@ -84,6 +90,7 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
       throw new AggregateError([scanError, error], 'the scan failed and so did health alerting');
     }
     if (scanError !== undefined || !outcome) throw scanError;
+    if (startError !== undefined) throw startError;
     if (healthOutcome) {
       obs.metrics.addMetric('HealthEventsPublished', MetricUnit.Count, healthOutcome.published);
       const skipped = Object.values(healthOutcome.skipped).reduce((a, b) => a + b, 0);

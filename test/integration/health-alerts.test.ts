@@ -172,9 +172,17 @@ describe('Function: infection-alerter (health alerts)', () => {
     await putRules({});
   });
 
-  it('fails the run with the path of a bad setting, and sends nothing on a guess', async () => {
+  it('fails the run with the path of a bad setting, sending no health alert on a guess', async () => {
     await putRules({ kinds: { offline: { days: 'seven' } } });
+    await product.alerts(); // the infection alerts of the earlier tests
+    const [x] = ids(4, 1);
+    product.emulator.advanceClock(60);
+    product.emulator.endpointAction(x ?? '', 'infect');
     await expect(run()).rejects.toThrow(/alert rules .* invalid at kinds\.offline\.days/);
+    expect(await product.healthAlerts()).toEqual([]);
+    // …while the infection alert still went out.
+    const infections = (await product.alerts()).filter((a) => a.kind === 'infection');
+    expect(infections.map((a) => (a.details as { machineId: string }).machineId)).toEqual([x]);
     await putRules({});
   });
 });
