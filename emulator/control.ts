@@ -7,6 +7,9 @@ import { parseFaultRules } from './fault-rules.js';
 import { type EmulatorState, emptyStats } from './state.js';
 import type { EmulatorInfo, EndpointAction, FaultRule } from './types.js';
 
+/** How long before now an endpoint sent offline through the admin API was last seen. */
+const OFFLINE_FOR_MS = 30 * DAY_MS;
+
 /** The admin operations, shared by the HTTP admin API and the in-process handle. */
 export class Control {
   constructor(private readonly state: EmulatorState) {}
@@ -68,11 +71,27 @@ export class Control {
       else if (action === 'unhide') c.hidden = false;
       else if (action === 'deactivate') c.deactivated = { since: now };
       else if (action === 'reactivate') c.deactivated = null;
+      else if (action === 'protection-off') c.protectionOff = true;
+      else if (action === 'protection-on') c.protectionOff = false;
+      // Offline: last seen well before now, for as long as it stays offline.
+      else if (action === 'go-offline') c.offlineSince = now - OFFLINE_FOR_MS;
+      else if (action === 'come-online') c.offlineSince = undefined;
+      else if (action === 'uninstall') c.uninstalled = true;
+      else if (action === 'reinstall') c.uninstalled = false;
+      else if (action === 'other-av-on') c.otherAv = threat ?? 'Other Antivirus';
+      else if (action === 'other-av-off') c.otherAv = undefined;
       else if (action !== 'touch')
         throw new RangeError(`unknown endpoint action ${String(action)}`);
     });
     // Hiding and deactivating move an endpoint's blocked-URL actions between categories.
     state.blockedUrls.invalidate();
+  }
+
+  setSiteLicence(siteKey: string, days: number): void {
+    const site = this.state.data.site(siteKey);
+    if (!site) throw new RangeError(`unknown site ${siteKey}`);
+    if (!Number.isInteger(days) || days < 0) throw new RangeError('days must be an integer >= 0');
+    site.expiry = this.state.data.shape.anchor + days * DAY_MS;
   }
 
   machineIds(siteKey: string, limit = 10): string[] {

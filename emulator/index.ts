@@ -44,6 +44,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     endpointAction: (machineId, action, threat) =>
       control.endpointAction(machineId, action, threat),
     machineIds: (siteKey, limit) => control.machineIds(siteKey, limit),
+    setSiteLicence: (siteKey, days) => control.setSiteLicence(siteKey, days),
     enrol: (siteKey, count) => control.enrol(siteKey, count),
     addBlockedUrls: (siteId, date, count) => control.addBlockedUrls(siteId, date, count),
     revokeTokens: () => control.revokeTokens(),

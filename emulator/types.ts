@@ -220,7 +220,16 @@ export type EndpointAction =
   | 'unhide'
   | 'deactivate'
   | 'reactivate'
-  | 'touch';
+  | 'touch'
+  // Health states (health alerts): protection, last seen, agent installed, another antivirus.
+  | 'protection-off'
+  | 'protection-on'
+  | 'go-offline'
+  | 'come-online'
+  | 'uninstall'
+  | 'reinstall'
+  | 'other-av-on'
+  | 'other-av-off';
 
 /** A running emulator. The control methods are the admin API without HTTP. */
 export interface Emulator {
@@ -236,6 +245,8 @@ export interface Emulator {
   endpointAction(machineId: string, action: EndpointAction, threat?: string): void;
   /** MachineIDs of a site (first `limit`, default 10). */
   machineIds(siteKey: string, limit?: number): string[];
+  /** Moves a site's licence expiry to `days` after the data's anchor (0: expired). */
+  setSiteLicence(siteKey: string, days: number): void;
   /** Enrol `count` new endpoints in a site; returns their MachineIDs. */
   enrol(siteKey: string, count: number): string[];
   /** Add `count` blocked-URL actions to a site on a day (YYYY-MM-DD). */

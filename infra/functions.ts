@@ -27,6 +27,7 @@ export const FUNCTION_ENTRIES = {
   infectionAlerter: 'functions/infection-alerter/handler.ts',
   cartCustomerWebhook: 'functions/cart-customer-webhook/handler.ts',
   reportBuilder: 'functions/report-builder/handler.ts',
+  alertNotifier: 'functions/alert-notifier/handler.ts',
 } as const;
 
 export type FunctionName = keyof typeof FUNCTION_ENTRIES;
@@ -42,7 +43,13 @@ export interface FunctionDeps {
   readonly alertTopic: sns.ITopic;
   readonly opsTopic: sns.ITopic;
   readonly fanoutQueue: sqs.IQueue;
+  /** Health alerts from the topic, for the notifier; and where refused deliveries go. */
+  readonly notifierQueue: sqs.IQueue;
+  readonly notifierDeadLetterQueue: sqs.IQueue;
 }
+
+/** The notifier's timeout: every destination with every retry fits in one invocation. */
+export const NOTIFIER_TIMEOUT = Duration.minutes(5);
 
 /**
  * Creates the six functions (five products, the report fetcher's site worker being the sixth
@@ -243,7 +250,40 @@ export function createFunctions(
     grantPrefixRead(reportBuilder, bucket, prefix);
   grantPrefixWrite(reportBuilder, bucket, BUCKET_PREFIXES.pages);
 
+  const alertNotifier = new SkywatchFunction(scope, 'AlertNotifier', {
+    ...common,
+    entry: entry('alertNotifier'),
+    serviceName: 'alert-notifier',
+    description: 'Delivers health alerts to Slack, Teams, PagerDuty and a signed webhook',
+    timeout: NOTIFIER_TIMEOUT,
+    memorySize: 256,
+    failuresKeptBy:
+      'the notifier queue invokes it synchronously; a delivery that failed every retry goes to NotifierDeadLetterQueue.',
+    // The service settings too, though it never calls the service: every function has them.
+    environment: env({
+      REPORT_BUCKET: bucket.bucketName,
+      NOTIFIER_SECRET_ARN: secrets.notifier.secretArn,
+      NOTIFIER_DLQ_URL: deps.notifierDeadLetterQueue.queueUrl,
+    }),
+  });
+  secrets.notifier.grantRead(alertNotifier.function);
+  // Only its own sent-markers: which destination already has which event.
+  const sentMarkers = `${BUCKET_PREFIXES.state}notifier/`;
+  grantPrefixRead(alertNotifier, bucket, sentMarkers);
+  grantPrefixWrite(alertNotifier, bucket, sentMarkers);
+  grantPrefixDelete(alertNotifier, bucket, sentMarkers);
+  deps.notifierDeadLetterQueue.grantSendMessages(alertNotifier.function);
+  alertNotifier.function.addEventSource(
+    new lambdaEvents.SqsEventSource(deps.notifierQueue, {
+      batchSize: 5,
+      reportBatchItemFailures: true,
+      // Destinations rate-limit (Slack about one message a second per webhook).
+      maxConcurrency: 2,
+    }),
+  );
+
   return {
+    alertNotifier,
     tokenRefresher,
     reportFetcher,
     siteWorker,

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { resolveSettings } from './config/resolve-settings.js';
@@ -16,7 +18,12 @@ import { ServiceAlarms } from './constructs/service-alarms.js';
 import type { SkywatchFunction } from './constructs/skywatch-function.js';
 import { SkywatchSecrets } from './constructs/skywatch-secrets.js';
 import { WebhookApi } from './constructs/webhook-api.js';
-import { createFunctions, type FunctionName, SITE_WORKER_TIMEOUT } from './functions.js';
+import {
+  createFunctions,
+  type FunctionName,
+  NOTIFIER_TIMEOUT,
+  SITE_WORKER_TIMEOUT,
+} from './functions.js';
 
 /** The repository root: entries are resolved from it. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,6 +45,8 @@ export class SkywatchStack extends Stack {
   readonly ops: SecureTopic;
   readonly fanoutQueue: sqs.Queue;
   readonly fanoutDeadLetterQueue: sqs.Queue;
+  readonly notifierQueue: sqs.Queue;
+  readonly notifierDeadLetterQueue: sqs.Queue;
   readonly webhook: WebhookApi;
   readonly schedules: Schedules;
   readonly serviceAlarms: ServiceAlarms;
@@ -89,6 +98,32 @@ export class SkywatchStack extends Stack {
         'Skywatch report fetcher: site work failed after every retry; the manifest lists the missing sites.',
     });
 
+    // SNS → SQS → notifier: partial batch failures retry one message, not the batch, and
+    // the redrive policy keeps what never got through. Health alerts only (filter policy).
+    const notifierDeadLetters = secureQueue(this, 'NotifierDeadLetterQueue', {
+      retentionPeriod: Duration.days(14),
+    });
+    const notifierQueue = secureQueue(this, 'NotifierQueue', {
+      visibilityTimeout: Duration.seconds(NOTIFIER_TIMEOUT.toSeconds() * 6),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: notifierDeadLetters, maxReceiveCount: 5 },
+    });
+    alerts.topic.addSubscription(
+      new subscriptions.SqsSubscription(notifierQueue, {
+        filterPolicy: {
+          schema: sns.SubscriptionFilter.stringFilter({ allowlist: ['skywatch.alert/v2'] }),
+        },
+      }),
+    );
+    this.notifierQueue = notifierQueue;
+    this.notifierDeadLetterQueue = notifierDeadLetters;
+    queueDepthAlarm(this, 'NotifierDeadLetterAlarm', {
+      queue: notifierDeadLetters,
+      topic: ops.topic,
+      description:
+        'Skywatch alert notifier: a destination refused an alert, or it failed after every retry; the message says which.',
+    });
+
     this.functions = createFunctions(this, {
       projectRoot: props.projectRoot ?? PROJECT_ROOT,
       settings: s,
@@ -97,6 +132,8 @@ export class SkywatchStack extends Stack {
       alertTopic: alerts.topic,
       opsTopic: ops.topic,
       fanoutQueue: fanout,
+      notifierQueue,
+      notifierDeadLetterQueue: notifierDeadLetters,
     });
     const f = this.functions;
 
@@ -168,6 +205,7 @@ export class SkywatchStack extends Stack {
     new CfnOutput(this, 'OpsTopicArn', { value: ops.topic.topicArn });
     new CfnOutput(this, 'CredentialsSecretArn', { value: secrets.credentials.secretArn });
     new CfnOutput(this, 'TokenSecretArn', { value: secrets.token.secretArn });
+    new CfnOutput(this, 'NotifierSecretArn', { value: secrets.notifier.secretArn });
   }
 }
 

@@ -1,14 +1,18 @@
 import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
+import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { startEmulator } from '../emulator/index.js';
 import { createAwsClients } from '../lib/aws/index.js';
 import { generateSigningSecret, webhookHeaders } from '../lib/webhooks/index.js';
+import { drainQueue } from '../test/support/sqs-event-source.js';
 import { type StoredObject, summariseArchive } from './local/archive-summary.js';
 import { demoCredentials, functionEnv } from './local/function-env.js';
 import { loadHandler } from './local/functions.js';
 import { lambdaContext } from './local/lambda-context.js';
 import { ensureMotoPython, MotoMissingError, startMoto } from './local/moto-server.js';
 import { drainAlerts, provision } from './local/provision.js';
+import { startReceiver } from './local/receivers.js';
 import { type BuiltReport, saveLocalOutput } from './local/report-output.js';
+import { deliveryLines } from './local/show-deliveries.js';
 
 /**
  * `npm start`: the whole product on this machine. Starts the emulator and moto, creates what
@@ -72,7 +76,39 @@ async function main(): Promise<void> {
     );
     console.log('  ', JSON.stringify(await run('report-fetcher')));
 
-    step('infection-alerter: first pass sets the cursor');
+    step('Four local receivers stand in for Slack, Teams, PagerDuty and a PSA webhook');
+    const receivers = {
+      slack: await startReceiver(200),
+      teams: await startReceiver(202),
+      pagerduty: await startReceiver(202),
+      webhook: await startReceiver(204),
+    };
+    await aws.secrets.send(
+      new PutSecretValueCommand({
+        SecretId: res.notifierSecretArn,
+        SecretString: JSON.stringify({
+          slack: { url: receivers.slack.url },
+          teams: { url: receivers.teams.url },
+          pagerduty: { routingKey: 'skywatchlocalrouting000000000000', url: receivers.pagerduty.url },
+          webhook: {
+            url: receivers.webhook.url,
+            secret: generateSigningSecret(),
+          },
+        }),
+      }),
+    );
+    for (const [name, r] of Object.entries(receivers)) console.log(`  ${name.padEnd(9)} ${r.url}`);
+    const notify = () =>
+      drainQueue(aws.sqs, res.notifierQueueUrl, (event) => run('alert-notifier', event) as never);
+    // Licences are judged on the full check, which the first pass runs.
+    const [expiringSite, expiredSite] = gsm.sites.slice(4, 6);
+    if (expiringSite) emulator.setSiteLicence(expiringSite.key, 12);
+    if (expiredSite) emulator.setSiteLicence(expiredSite.key, 0);
+    console.log(
+      `  licence of site ${expiringSite?.name} now expires in 12 days, of ${expiredSite?.name} expired`,
+    );
+
+    step('infection-alerter: first pass sets the cursor (and runs the first full health check)');
     console.log('  ', JSON.stringify(await run('infection-alerter')));
     const victims = gsm.sites.slice(0, 2).flatMap((s) => emulator.machineIds(s.key, 2));
     for (const id of victims) emulator.endpointAction(id, 'infect', 'Trojan|Win32|Emotet.Demo');
@@ -82,6 +118,27 @@ async function main(): Promise<void> {
       '   run again (nothing new to alert):',
       JSON.stringify(await run('infection-alerter')),
     );
+
+    step('Health alerts: one endpoint per kind turns unhealthy through the admin API');
+    const sick = gsm.sites.slice(0, 4).flatMap((s) => emulator.machineIds(s.key, 12).slice(8, 10));
+    const actions = ['protection-off', 'go-offline', 'uninstall', 'other-av-on'] as const;
+    for (const [i, action] of actions.entries())
+      emulator.endpointAction(sick[i] ?? '', action, 'Contoso AV');
+    console.log(`  ${actions.map((a, i) => `${a} ${sick[i]}`).join(', ')}`);
+    console.log('  ', JSON.stringify(await run('infection-alerter')));
+    console.log('   notifier:', JSON.stringify(await notify()));
+    step('Health alerts: protection back on, the endpoint seen again: both resolve');
+    emulator.advanceClock(60);
+    emulator.endpointAction(sick[0] ?? '', 'protection-on');
+    emulator.endpointAction(sick[1] ?? '', 'come-online');
+    console.log('  ', JSON.stringify(await run('infection-alerter')));
+    console.log('   notifier:', JSON.stringify(await notify()));
+    for (const [name, r] of Object.entries(receivers)) {
+      const lines = deliveryLines(name, r);
+      console.log(`  ${name}: ${lines.length} accepted`);
+      for (const line of lines) console.log(`    ${line}`);
+    }
+    await Promise.all(Object.values(receivers).map((r) => r.close()));
 
     step('blocked-url-alerter: a spike yesterday at one site');
     const spiked = gsm.sites[2] ?? gsm.sites[0];
@@ -148,7 +205,11 @@ async function main(): Promise<void> {
     for (const file of saved.files) console.log(`  report: ${file}`);
     const alerts = await drainAlerts(aws, res.alertQueueUrl);
     console.log(`  ${alerts.length} alerts received on the subscribed queue:`);
-    for (const a of alerts) console.log(`    [${String(a.severity)}] ${String(a.snsSubject)}`);
+    for (const a of alerts) {
+      // Health alerts are AWS Chatbot custom notifications; the others skywatch.alert/v1.
+      const severity = a.source === 'custom' ? 'chatbot' : String(a.severity);
+      console.log(`    [${severity}] ${String(a.snsSubject)}`);
+    }
     const customers =
       (
         JSON.parse(first.body) as {

@@ -43,7 +43,7 @@ function basicInfo(f: EndpointFacts): string {
     `"StatusRefreshTime":"${t(f.lastSeen)}","Managed":true,"SKU":"WSAV",` +
     `"PartnerNumber":${100000 + f.gsm.index},"Version":"${f.clientVersion}",` +
     `"ActiveThreats":${threats},"DeviceType":"${device}",` +
-    `"AttentionRequired":${b(f.infected !== undefined || f.deactivatedSince !== null)},` +
+    `"AttentionRequired":${b(f.infected !== undefined || f.deactivatedSince !== null || f.protectionOff)},` +
     `"Infected":${b(f.infected !== undefined)}`
   );
 }
@@ -53,7 +53,7 @@ function extendedInfo(f: EndpointFacts, anchor: number): string {
   const days = Math.max(0, Math.round((expiry - anchor) / DAY));
   const threat = f.infected ? JSON.stringify(f.infected.threat) : '""';
   return (
-    `"Uninstalled":false,"Language":"${pick(hash2(f.h, 23), ['en', 'de', 'fr', 'es'])}",` +
+    `"Uninstalled":${b(f.uninstalled)},"Language":"${pick(hash2(f.h, 23), ['en', 'de', 'fr', 'es'])}",` +
     `"IsExpired":${b(days === 0)},"DaysRemaining":${days},"ExpirationDate":"${t(expiry)}",` +
     `"RemediationEnabled":true,"ThreatBlocked":${b(hash2(f.h, 24) % 7 === 0)},` +
     `"WasJustInfected":${b(f.infected !== undefined)},` +
@@ -93,7 +93,7 @@ function scheduling(f: EndpointFacts): string {
 function enabledFeatures(f: EndpointFacts): string {
   const h = hash2(f.h, 29);
   return (
-    `"ProtectionEnabled":true,"RootkitShieldEnabled":true,"WebThreatShieldEnabled":true,` +
+    `"ProtectionEnabled":${b(!f.protectionOff)},"RootkitShieldEnabled":true,"WebThreatShieldEnabled":true,` +
     `"USBShieldEnabled":${b(h % 2 === 0)},"OfflineShieldEnabled":true,` +
     `"ScriptShieldStatus":${h % 4 === 0 ? 'null' : '"Enabled"'},"FirewallEnabled":${b(h % 3 !== 0)},` +
     `"InfraredEnabled":true,"IDShieldEnabled":${b(h % 5 !== 0)},"PhishingShieldEnabled":true,` +
@@ -124,7 +124,9 @@ function osAndVersions(f: EndpointFacts): string {
     `"internalIP":"192.168.${h % 255}.${(h >>> 8) % 255}","MACAddress":"${mac}",` +
     `"ADSTRING":"CN=${f.hostName},OU=Computers,DC=corp${f.site.localIndex}","Workgroup":"CORP${f.site.localIndex}",` +
     `"DNSServer":"192.168.0.1","BinType":"x64","Email":"user${h % 500}@${domain}",` +
-    `"OtherAVProduct":"","OtherAVProductVersion":"","IsOtherAVEnabled":false,"IsOtherAVUpdated":false,` +
+    (f.otherAv === undefined
+      ? `"OtherAVProduct":"","OtherAVProductVersion":"","IsOtherAVEnabled":false,"IsOtherAVUpdated":false,`
+      : `"OtherAVProduct":${JSON.stringify(f.otherAv)},"OtherAVProductVersion":"1.0","IsOtherAVEnabled":true,"IsOtherAVUpdated":true,`) +
     `"PrimaryBrowser":"${pick(h >>> 4, ['Edge', 'Chrome', 'Firefox'])}","PrimaryBrowserVersion":"${between(h, 120, 140)}.0",` +
     `"IsFirewallEnabled":${b(h % 3 !== 0)},"IsVirtualMachine":${b(h % 6 === 0)},` +
     `"IPV4":"192.168.${h % 255}.${(h >>> 8) % 255}","IPV6":"fe80::${(h & 0xffff).toString(16)}",` +

@@ -35,6 +35,10 @@ export interface EndpointFacts {
   hasBeenInfected: boolean;
   hasDnsp: boolean;
   change: EndpointChange | undefined;
+  protectionOff: boolean;
+  uninstalled: boolean;
+  /** Another antivirus product active on the endpoint, if any. */
+  otherAv: string | undefined;
 }
 
 /** Latest generated LastChanged/LastSeen: a modifiedSince after it needs only stored changes. */
@@ -95,7 +99,12 @@ export function endpointFacts(
     firstSeen: enrolled
       ? (change?.enrolledAt ?? anchor)
       : anchor - between(hash2(h, 8), 30, 900) * DAY_MS,
-    lastSeen: change ? Math.max(change.changedAt, baseLastSeen) : baseLastSeen,
+    lastSeen:
+      change?.offlineSince !== undefined
+        ? change.offlineSince
+        : change
+          ? Math.max(change.changedAt, baseLastSeen)
+          : baseLastSeen,
     lastChanged: change ? change.changedAt : baseLastChanged,
     hidden,
     deactivatedSince,
@@ -103,5 +112,8 @@ export function endpointFacts(
     hasBeenInfected: change?.hasBeenInfected ?? hash2(h, 9) % 40 === 0,
     hasDnsp: site.dnspEnabled && hash2(h, 10) % 10 < 7,
     change,
+    protectionOff: change?.protectionOff ?? false,
+    uninstalled: change?.uninstalled ?? false,
+    otherAv: change?.otherAv,
   };
 }

@@ -13,6 +13,12 @@ export interface EndpointChange {
   hidden?: boolean;
   /** `null` once reactivated; undefined while as generated. */
   deactivated?: { since: number } | null;
+  /** Health states set through the admin API (health alerts); undefined: as generated. */
+  protectionOff?: boolean;
+  /** LastSeen held at this instant while the endpoint is offline. */
+  offlineSince?: number;
+  uninstalled?: boolean;
+  otherAv?: string;
 }
 
 export class EndpointChanges {

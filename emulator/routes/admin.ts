@@ -40,7 +40,11 @@ export function admin(
   if (method === 'POST' && enrolment) {
     return ok(control.enrol(decodeURIComponent(enrolment[1] ?? ''), Number(input.count ?? 1)));
   }
-  const action = /^\/endpoints\/([a-z]+)$/.exec(path);
+  const licence = /^\/sites\/([^/]+)\/licence$/.exec(path);
+  if (method === 'POST' && licence) {
+    return ok(control.setSiteLicence(decodeURIComponent(licence[1] ?? ''), Number(input.days)));
+  }
+  const action = /^\/endpoints\/([a-z-]+)$/.exec(path);
   if (method === 'POST' && action) {
     const threat = typeof input.threat === 'string' ? input.threat : undefined;
     return ok(control.endpointAction(String(input.machineId), action[1] as EndpointAction, threat));

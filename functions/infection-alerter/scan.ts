@@ -1,5 +1,10 @@
 import type { AlertPublisher, StateStore } from '../../lib/aws/index.js';
-import { instantMs, type SkywatchClient } from '../../lib/index.js';
+import {
+  type AgentStatus,
+  type AgentStatusGroup,
+  instantMs,
+  type SkywatchClient,
+} from '../../lib/index.js';
 import { type Lease, takeOverExpired } from './claims.js';
 import { type Delivered, deliver } from './deliver.js';
 import { Cursor, cursorKey } from './records.js';
@@ -17,6 +22,9 @@ export interface ScanSettings {
   /** How long a claim stays this run's; must outlast the invocation (see below). */
   leaseMs: number;
   now?: () => number;
+  /** Status groups and a reader for the health pass, which sees the same entries. */
+  extraGroups?: AgentStatusGroup[];
+  onEntry?: (entry: AgentStatus) => Promise<void>;
 }
 
 export interface ScanOutcome {

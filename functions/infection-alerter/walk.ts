@@ -1,5 +1,10 @@
 import type { StateStore } from '../../lib/aws/index.js';
-import { AlertableEndpoint, type SkywatchClient } from '../../lib/index.js';
+import {
+  type AgentStatus,
+  type AgentStatusGroup,
+  AlertableEndpoint,
+  type SkywatchClient,
+} from '../../lib/index.js';
 import { endpointFacts } from './alerts.js';
 import { claimTransition, type HeldClaim, type Lease } from './claims.js';
 import { readInfection } from './infection-state.js';
@@ -25,17 +30,29 @@ export async function walkChanges(
   gsm: string,
   since: string | undefined,
   lease: Lease,
-  options: { pageSize: number; alertOnClean: boolean },
+  options: {
+    pageSize: number;
+    alertOnClean: boolean;
+    /** Groups another reader of the same entries needs (the health pass). */
+    extraGroups?: AgentStatusGroup[];
+    /** Sees every entry first; a failure fails the walk like a failed page. */
+    onEntry?: (entry: AgentStatus) => Promise<void>;
+  },
   progress: WalkProgress,
 ): Promise<void> {
   const paginator = deps.client.gsmAgentStatus(gsm, {
-    returnedInfo: ['BasicInfo', 'ExtendedInfo'],
+    returnedInfo: [
+      ...new Set<AgentStatusGroup>(['BasicInfo', 'ExtendedInfo', ...(options.extraGroups ?? [])]),
+    ],
     batchSize: options.pageSize,
     prefetch: true,
     ...(since ? { modifiedSince: since } : {}),
   });
   for await (const entry of paginator.entries()) {
     progress.examined++;
+    // Health kinds read the fields they need themselves, so an entry an infection alert cannot
+    // use still reaches them.
+    await options.onEntry?.(entry);
     // Without what an alert needs the entry is skipped; the client counts it (rule `needed`).
     const needed = deps.client.needs(entry, AlertableEndpoint, 'AgentStatus');
     if (!needed) continue;

@@ -68,3 +68,9 @@ export const flag = z.pipe(
   z._default(z.enum(['true', 'false', '1', '0']), 'false'),
   z.transform((v: 'true' | 'false' | '1' | '0') => v === 'true' || v === '1'),
 );
+
+/** A switch like `flag` that is on unless set to `false` or `0`. */
+export const flagOn = z.pipe(
+  z._default(z.enum(['true', 'false', '1', '0']), 'true'),
+  z.transform((v: 'true' | 'false' | '1' | '0') => v === 'true' || v === '1'),
+);

@@ -22,6 +22,8 @@ export class SkywatchSecrets extends Construct {
   readonly key: kms.Key;
   readonly credentials: secretsmanager.Secret;
   readonly token: secretsmanager.Secret;
+  /** Alert destinations (Slack, Teams, PagerDuty, webhook): URLs and keys, set by operators. */
+  readonly notifier: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -61,6 +63,18 @@ export class SkywatchSecrets extends Construct {
       id: 'AwsSolutions-SMG4',
       reason:
         'The token refresher rotates this secret itself on its schedule (refresh grant with refresh-token rotation), every few minutes.',
+    });
+
+    this.notifier = new secretsmanager.Secret(this, 'Notifier', {
+      description: 'Skywatch alert destinations: webhook URLs, PagerDuty routing key (operators)',
+      encryptionKey: this.key,
+      removalPolicy: RemovalPolicy.RETAIN,
+      secretObjectValue: {},
+    });
+    Validations.of(this.notifier).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Webhook URLs and the PagerDuty routing key are issued by Slack, Teams and PagerDuty; operators rotate them there (docs/operations.md).',
     });
   }
 }

@@ -1,4 +1,5 @@
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
+import { type HealthAlert, toChatbotMessage } from '../alerts/index.js';
 import { StorageError } from './errors.js';
 
 export type AlertKind =
@@ -61,6 +62,62 @@ export class AlertPublisher {
       return out.MessageId ?? '';
     } catch (error) {
       throw new StorageError(`Cannot publish a ${alert.kind} alert`, { cause: error });
+    }
+  }
+
+  /**
+   * Publishes one lifecycle event of a health alert: the message is AWS Chatbot's custom
+   * notification (so a Chatbot channel renders it) carrying the alert, and the attributes let
+   * subscriptions filter on kind, severity, gsm, site and action.
+   */
+  async publishHealth(alert: HealthAlert): Promise<string> {
+    const attribute = (value: string) => ({ DataType: 'String' as const, StringValue: value });
+    try {
+      const out = await this.sns.send(
+        new PublishCommand({
+          TopicArn: this.topicArn,
+          Subject: snsSubject(`${alert.action === 'resolve' ? 'Resolved: ' : ''}${alert.title}`),
+          Message: JSON.stringify(toChatbotMessage(alert)),
+          MessageAttributes: {
+            schema: attribute(alert.schema),
+            kind: attribute(alert.kind),
+            severity: attribute(alert.severity),
+            gsm: attribute(alert.gsm),
+            site: attribute(alert.site),
+            action: attribute(alert.action),
+          },
+        }),
+      );
+      return out.MessageId ?? '';
+    } catch (error) {
+      throw new StorageError(`Cannot publish a ${alert.kind} ${alert.action}`, { cause: error });
+    }
+  }
+
+  /**
+   * Publishes a message that is not an alert (the daily digest), as given, with string
+   * attributes; `schema` among them keeps it from subscriptions that filter on alerts.
+   */
+  async publishMessage(
+    subject: string,
+    message: unknown,
+    attributes: Record<string, string>,
+  ): Promise<string> {
+    const MessageAttributes = Object.fromEntries(
+      Object.entries(attributes).map(([k, v]) => [k, { DataType: 'String', StringValue: v }]),
+    );
+    try {
+      const out = await this.sns.send(
+        new PublishCommand({
+          TopicArn: this.topicArn,
+          Subject: snsSubject(subject),
+          Message: JSON.stringify(message),
+          MessageAttributes,
+        }),
+      );
+      return out.MessageId ?? '';
+    } catch (error) {
+      throw new StorageError(`Cannot publish ${subject}`, { cause: error });
     }
   }
 }

@@ -21,6 +21,8 @@ export function functionEnv(
     ALERT_TOPIC_ARN: res.topicArn,
     FANOUT_QUEUE_URL: res.fanoutQueueUrl,
     GSM_KEYS: gsmKeys.join(','),
+    NOTIFIER_SECRET_ARN: res.notifierSecretArn,
+    NOTIFIER_DLQ_URL: res.notifierDlqUrl,
     POWERTOOLS_METRICS_NAMESPACE: 'Skywatch',
     // No X-Ray daemon here: the tracer stays off (it is off outside Lambda anyway; this says so).
     POWERTOOLS_TRACE_ENABLED: 'false',

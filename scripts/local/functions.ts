@@ -7,6 +7,7 @@ export const FUNCTIONS = {
   'report-site-worker': () => import('../../functions/report-fetcher/site-worker.js'),
   'blocked-url-alerter': () => import('../../functions/blocked-url-alerter/handler.js'),
   'infection-alerter': () => import('../../functions/infection-alerter/handler.js'),
+  'alert-notifier': () => import('../../functions/alert-notifier/handler.js'),
   'cart-customer-webhook': () => import('../../functions/cart-customer-webhook/handler.js'),
   'report-builder': () => import('../../functions/report-builder/handler.js'),
 } as const;

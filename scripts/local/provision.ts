@@ -19,6 +19,10 @@ export interface LocalResources {
   fanoutDlqUrl: string;
   credentialsSecretArn: string;
   tokenSecretArn: string;
+  /** The alert notifier's queue (subscribed to health alerts), its dead letters and secret. */
+  notifierQueueUrl: string;
+  notifierDlqUrl: string;
+  notifierSecretArn: string;
 }
 
 export async function provision(
@@ -67,7 +71,9 @@ export async function provision(
   const token = await clients.secrets.send(
     new CreateSecretCommand({ Name: `${name}/token`, SecretString: '{}' }),
   );
+  const notifier = await provisionNotifier(clients, name, topicArn);
   return {
+    ...notifier,
     bucket,
     topicArn,
     alertQueueUrl,
@@ -76,6 +82,41 @@ export async function provision(
     credentialsSecretArn: creds.ARN ?? '',
     tokenSecretArn: token.ARN ?? '',
   };
+}
+
+/** SNS → SQS (+ dead-letter queue) → notifier, health alerts only, as the stack wires it. */
+async function provisionNotifier(clients: AwsClients, name: string, topicArn: string) {
+  const dlq = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${name}-notifier-dlq` }));
+  const notifierDlqUrl = dlq.QueueUrl ?? '';
+  const queue = await clients.sqs.send(
+    new CreateQueueCommand({
+      QueueName: `${name}-notifier`,
+      Attributes: {
+        VisibilityTimeout: '30',
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: await queueArn(clients, notifierDlqUrl),
+          maxReceiveCount: 5,
+        }),
+      },
+    }),
+  );
+  const notifierQueueUrl = queue.QueueUrl ?? '';
+  await clients.sns.send(
+    new SubscribeCommand({
+      TopicArn: topicArn,
+      Protocol: 'sqs',
+      Endpoint: await queueArn(clients, notifierQueueUrl),
+      Attributes: {
+        RawMessageDelivery: 'false',
+        FilterPolicy: JSON.stringify({ schema: ['skywatch.alert/v2'] }),
+      },
+    }),
+  );
+  // No destination until one is configured (the local run and tests point them at receivers).
+  const secret = await clients.secrets.send(
+    new CreateSecretCommand({ Name: `${name}/notifier`, SecretString: '{}' }),
+  );
+  return { notifierQueueUrl, notifierDlqUrl, notifierSecretArn: secret.ARN ?? '' };
 }
 
 async function queueArn(clients: AwsClients, url: string): Promise<string> {

@@ -122,6 +122,7 @@ describe('Bundles (real esbuild, no Docker)', () => {
       infectionAlerter: ['client-s3', 'client-secrets-manager', 'client-sns'],
       cartCustomerWebhook: ['client-s3', 'client-secrets-manager'],
       reportBuilder: ['client-s3', 'client-secrets-manager'],
+      alertNotifier: ['client-s3', 'client-secrets-manager', 'client-sqs'],
     };
     for (const name of NAMES) {
       const map = JSON.parse(readFileSync(path.join(assetDir(name), 'index.mjs.map'), 'utf8'));

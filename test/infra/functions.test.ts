@@ -21,6 +21,7 @@ const NAMES: FunctionName[] = [
   'infectionAlerter',
   'cartCustomerWebhook',
   'reportBuilder',
+  'alertNotifier',
 ];
 
 // The `service` dimension of the metrics: the alarms on AuthFailures and ArchiveCompleted use it.
@@ -32,6 +33,7 @@ const SERVICE_NAMES: Record<FunctionName, string> = {
   infectionAlerter: 'infection-alerter',
   cartCustomerWebhook: 'cart-customer-webhook',
   reportBuilder: 'report-builder',
+  alertNotifier: 'alert-notifier',
 };
 
 describe('SkywatchFunction: every function', () => {
@@ -70,6 +72,7 @@ describe('SkywatchFunction: every function', () => {
       infectionAlerter: [120, 512],
       cartCustomerWebhook: [25, 512],
       reportBuilder: [900, 1024],
+      alertNotifier: [300, 256],
     });
   });
 

@@ -79,7 +79,17 @@ describe('Topics', () => {
   });
 
   it('subscribes no e-mail unless configured', () => {
-    s.template.resourceCountIs('AWS::SNS::Subscription', 0);
+    s.template.resourceCountIs('AWS::SNS::Subscription', 1);
+    s.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'sqs' });
+  });
+
+  it('subscribes the notifier queue to health alerts only, in the Chatbot format', () => {
+    s.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'sqs',
+      TopicArn: ref(s.stack.alerts.topic),
+      Endpoint: { 'Fn::GetAtt': [logicalId(s.stack.notifierQueue), 'Arn'] },
+      FilterPolicy: { schema: ['skywatch.alert/v2'] },
+    });
   });
 
   it('subscribes the alert e-mail to alerts and, by default, to ops', () => {
@@ -102,17 +112,17 @@ describe('Topics', () => {
       Endpoint: 'ops@example.com',
       TopicArn: ref(stack.ops.topic),
     });
-    template.resourceCountIs('AWS::SNS::Subscription', 2);
+    template.resourceCountIs('AWS::SNS::Subscription', 3);
   });
 });
 
 describe('Queues', () => {
   it('encrypts every queue and denies requests without TLS', () => {
     const queues = s.template.findResources('AWS::SQS::Queue');
-    expect(Object.keys(queues)).toHaveLength(7);
+    expect(Object.keys(queues)).toHaveLength(9);
     for (const q of Object.values(queues)) expect(q.Properties.SqsManagedSseEnabled).toBe(true);
     const policies = Object.values(s.template.findResources('AWS::SQS::QueuePolicy'));
-    expect(policies).toHaveLength(7);
+    expect(policies).toHaveLength(9);
     for (const p of policies) {
       expect(p.Properties.PolicyDocument.Statement).toContainEqual(
         expect.objectContaining({

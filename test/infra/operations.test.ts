@@ -150,6 +150,7 @@ describe('Alarms', () => {
   it('alarms on every dead-letter queue holding a message', () => {
     const queues = [
       s.stack.fanoutDeadLetterQueue,
+      s.stack.notifierDeadLetterQueue,
       ...Object.values(s.stack.functions).flatMap((fn) => fn.deadLetterQueue ?? []),
     ];
     const alarms = alarmsOn('ApproximateNumberOfMessagesVisible', 'AWS/SQS');

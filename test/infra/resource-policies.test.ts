@@ -43,6 +43,7 @@ const ALL_FUNCTIONS: FunctionName[] = [
   'infectionAlerter',
   'cartCustomerWebhook',
   'reportBuilder',
+  'alertNotifier',
 ];
 const roleArn = (name: FunctionName) => arn(s.stack.functions[name].role);
 
@@ -211,6 +212,6 @@ describe('Resource policies, all of them', () => {
     ]);
     s.template.resourceCountIs('AWS::S3::BucketPolicy', 2);
     s.template.resourceCountIs('AWS::SNS::TopicPolicy', 2);
-    s.template.resourceCountIs('AWS::SQS::QueuePolicy', 7);
+    s.template.resourceCountIs('AWS::SQS::QueuePolicy', 9);
   });
 });

@@ -66,6 +66,8 @@ beforeAll(async () => {
     {
       INFECTION_PAGE_SIZE: '2',
       INFECTION_SUMMARY_THRESHOLD: '50',
+      // The gate counts infection publishes; health alerts have their own recovery tests.
+      HEALTH_ALERTS: 'false',
       // A failing page fails the walk quickly.
       SKYWATCH_MAX_ATTEMPTS: '2',
       SKYWATCH_MAX_RETRY_WAIT_MS: '100',

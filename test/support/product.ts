@@ -2,6 +2,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
+import { type HealthAlert, parseChatbotMessage } from '../../lib/alerts/index.js';
 import { generateSigningSecret } from '../../lib/webhooks/index.js';
 import { demoCredentials, functionEnv } from '../../scripts/local/function-env.js';
 import { type FunctionName, loadHandler } from '../../scripts/local/functions.js';
@@ -21,11 +22,21 @@ export interface Product {
   gsm: string;
   webhookSecret: string;
   run<T = unknown>(name: FunctionName, event?: unknown, context?: Context): Promise<T>;
+  /** Infection and spike alerts (skywatch.alert/v1) received since the last call. */
   alerts(): Promise<Record<string, unknown>[]>;
+  /** Health alert events (skywatch.alert/v2, Chatbot format) received since the last call. */
+  healthAlerts(): Promise<ReceivedHealthAlert[]>;
+  /** Daily digests (Chatbot format, skywatch.digest/v1) received since the last call. */
+  digests(): Promise<Record<string, unknown>[]>;
   objects(prefix?: string): Promise<{ key: string; size: number; etag: string }[]>;
   tokenSecret(): Promise<{ accessToken: string; refreshToken: string; expiresAt: string }>;
   close(): Promise<void>;
 }
+
+export type ReceivedHealthAlert = HealthAlert & {
+  attributes: Record<string, { Value: string }>;
+  chatbot: Record<string, unknown>;
+};
 
 export async function startProduct(
   options: EmulatorOptions = {},
@@ -47,8 +58,30 @@ export async function startProduct(
     POWERTOOLS_METRICS_DISABLED: 'true',
     // Tests run the refresher themselves; nobody else will rotate a rejected token meanwhile.
     TOKEN_WAIT_SECONDS: '0',
+    // On an emulator clock set in the past every endpoint would be offline by the functions'
+    // clock: health alerts are for suites on the real clock (or that ask for them).
+    ...(options.now !== undefined ? { HEALTH_ALERTS: 'false' } : {}),
     ...extraEnv,
   });
+  // One inbox holds both kinds of message: drained together, handed out separately.
+  let v1: Record<string, unknown>[] = [];
+  let v2: ReceivedHealthAlert[] = [];
+  let digests: Record<string, unknown>[] = [];
+  const drain = async () => {
+    for (const m of await drainAlerts(aws.clients, res.alertQueueUrl)) {
+      const context = (m.metadata as { additionalContext?: Record<string, string> } | undefined)
+        ?.additionalContext;
+      if (context?.skywatchDigest) digests.push(JSON.parse(context.skywatchDigest));
+      else if (m.source === 'custom') {
+        const { snsSubject: _s, attributes, ...chatbot } = m;
+        v2.push({
+          ...parseChatbotMessage(JSON.stringify(chatbot)),
+          attributes: attributes as ReceivedHealthAlert['attributes'],
+          chatbot,
+        });
+      } else v1.push(m);
+    }
+  };
   return {
     emulator,
     aws,
@@ -57,7 +90,24 @@ export async function startProduct(
     webhookSecret,
     run: async (name, event = {}, context) =>
       (await loadHandler(name))(event, context ?? lambdaContext(name)) as never,
-    alerts: () => drainAlerts(aws.clients, res.alertQueueUrl),
+    alerts: async () => {
+      await drain();
+      const out = v1;
+      v1 = [];
+      return out;
+    },
+    digests: async () => {
+      await drain();
+      const out = digests;
+      digests = [];
+      return out;
+    },
+    healthAlerts: async () => {
+      await drain();
+      const out = v2;
+      v2 = [];
+      return out;
+    },
     objects: async (prefix = '') => {
       const out = await aws.clients.s3.send(
         new ListObjectsV2Command({ Bucket: res.bucket, Prefix: prefix }),

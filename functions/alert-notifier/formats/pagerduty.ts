@@ -1,0 +1,43 @@
+import type { HealthAlert, Severity } from '../../../lib/alerts/index.js';
+
+/** PagerDuty's four severities. */
+const SEVERITY: Record<Severity, 'critical' | 'error' | 'warning' | 'info'> = {
+  critical: 'critical',
+  high: 'error',
+  medium: 'warning',
+  low: 'info',
+  info: 'info',
+};
+
+/**
+ * PagerDuty Events API v2 event: the alert id is the dedup_key, so the resolve closes the
+ * incident the trigger opened. A resolve needs no payload.
+ */
+export function pagerDutyEvent(alert: HealthAlert, routingKey: string) {
+  if (alert.action === 'resolve')
+    return { routing_key: routingKey, event_action: 'resolve', dedup_key: alert.id };
+  return {
+    routing_key: routingKey,
+    event_action: 'trigger',
+    dedup_key: alert.id,
+    payload: {
+      summary: alert.title.slice(0, 1024),
+      source: alert.hostName ?? alert.siteName ?? alert.site,
+      severity: SEVERITY[alert.severity],
+      timestamp: alert.occurredAt,
+      component: alert.machineId ?? alert.site,
+      group: `${alert.consoleName ?? alert.gsm} / ${alert.siteName ?? alert.site}`,
+      class: alert.kind,
+      custom_details: {
+        summary: alert.summary,
+        consoleName: alert.consoleName,
+        gsm: alert.gsm,
+        site: alert.site,
+        siteName: alert.siteName,
+        hostName: alert.hostName,
+        machineId: alert.machineId,
+        ...alert.facts,
+      },
+    },
+  };
+}

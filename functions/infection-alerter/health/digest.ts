@@ -1,0 +1,109 @@
+import type { HealthKind } from '../../../lib/alerts/index.js';
+import type { StateStore } from '../../../lib/aws/index.js';
+import type { Names } from './kinds.js';
+import { SubjectRecord, subjectKey, subjectsPrefix } from './lifecycle.js';
+
+/** A GSM's health alerts at a glance: what is open, by kind and site, and the day's changes. */
+export interface Digest {
+  gsm: string;
+  consoleName: string | null;
+  at: string;
+  open: number;
+  openByKind: Partial<Record<HealthKind, number>>;
+  openBySite: {
+    site: string;
+    siteName: string | null;
+    kinds: Partial<Record<HealthKind, number>>;
+  }[];
+  /** Triggered, and resolved, in the 24 hours before `at`. */
+  openedToday: Partial<Record<HealthKind, number>>;
+  resolvedToday: Partial<Record<HealthKind, number>>;
+}
+
+const bump = (m: Partial<Record<HealthKind, number>>, kind: HealthKind) => {
+  m[kind] = (m[kind] ?? 0) + 1;
+};
+
+/**
+ * Reads every subject record of the GSM (once a day, with the full check). The site of an
+ * endpoint record is not kept in it, so open endpoint alerts are counted under the site
+ * `siteOf` knows from the day's walk.
+ */
+export async function buildDigest(
+  state: StateStore,
+  gsm: string,
+  names: Names,
+  siteOf: (subject: string) => string | undefined,
+  now: number,
+): Promise<Digest> {
+  const since = now - 86_400_000;
+  const digest: Digest = {
+    gsm,
+    consoleName: names.consoleName,
+    at: new Date(now).toISOString(),
+    open: 0,
+    openByKind: {},
+    openBySite: [],
+    openedToday: {},
+    resolvedToday: {},
+  };
+  const bySite = new Map<string, Partial<Record<HealthKind, number>>>();
+  const prefix = subjectsPrefix(gsm);
+  for await (const { key } of state.list(prefix)) {
+    const subject = decodeURIComponent(key.slice(prefix.length, -'.json'.length));
+    const record = await state.get(subjectKey(gsm, subject), SubjectRecord);
+    if (!record) continue;
+    const site = subject.startsWith('site:') ? subject.slice(5) : (siteOf(subject) ?? '(unknown)');
+    for (const [kind, s] of Object.entries(record.value.alerts) as [
+      HealthKind,
+      typeof record.value.alerts.infected,
+    ][]) {
+      if (!s) continue;
+      const changed = s.changedAt ? Date.parse(s.changedAt) : Number.NaN;
+      if (s.open) {
+        digest.open++;
+        bump(digest.openByKind, kind);
+        const kinds = bySite.get(site) ?? {};
+        bump(kinds, kind);
+        bySite.set(site, kinds);
+        if (changed >= since) bump(digest.openedToday, kind);
+      } else if (changed >= since) bump(digest.resolvedToday, kind);
+    }
+  }
+  digest.openBySite = [...bySite]
+    .map(([site, kinds]) => ({ site, siteName: names.siteName(site), kinds }))
+    .sort((a, b) => (a.siteName ?? a.site).localeCompare(b.siteName ?? b.site));
+  return digest;
+}
+
+const list = (m: Partial<Record<HealthKind, number>>) =>
+  Object.entries(m)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ') || 'none';
+
+/** The digest as AWS Chatbot's custom notification (rendered by Chatbot, read in e-mail). */
+export function digestMessage(d: Digest) {
+  const lines = [
+    `Open alerts: ${d.open} (${list(d.openByKind)})`,
+    `Opened in the last 24 hours: ${list(d.openedToday)}`,
+    `Resolved in the last 24 hours: ${list(d.resolvedToday)}`,
+    ...d.openBySite.map((s) => `${s.siteName ?? s.site} (${s.site}): ${list(s.kinds)}`),
+  ];
+  return {
+    version: '1.0' as const,
+    source: 'custom' as const,
+    id: `digest/${d.gsm}/${d.at.slice(0, 10)}`,
+    content: {
+      textType: 'client-markdown' as const,
+      title: `:clipboard: Daily health digest: ${d.consoleName ?? d.gsm}`,
+      description: lines.join('\n'),
+      keywords: ['digest'],
+    },
+    metadata: {
+      threadId: `digest/${d.gsm}`,
+      summary: `Daily health digest: ${d.consoleName ?? d.gsm}`,
+      eventType: 'skywatch.digest',
+      additionalContext: { skywatchDigest: JSON.stringify(d) },
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import type { HealthKind } from '../../../lib/alerts/index.js';
+import type { AlertPublisher, StateStore } from '../../../lib/aws/index.js';
+import type { AgentStatusGroup, SkywatchClient } from '../../../lib/index.js';
+import * as z from '../../../lib/zod.js';
+import { buildDigest, digestMessage } from './digest.js';
+import {
+  type EvaluationContext,
+  evaluateEndpoint,
+  evaluateSite,
+  type LicenceFacts,
+  readLicence,
+} from './kinds.js';
+import {
+  type Drained,
+  drainOutbox,
+  knownSubjects,
+  recordTransitions,
+  siteSubject,
+} from './lifecycle.js';
+import { loadNames } from './names.js';
+import { loadRules, ruleFor } from './rules.js';
+
+/** The status groups the health kinds read. */
+export const HEALTH_GROUPS: AgentStatusGroup[] = [
+  'BasicInfo',
+  'ExtendedInfo',
+  'EnabledFeatures',
+  'OSAndVersions',
+];
+
+export interface HealthSettings {
+  /** Key of the rules object under the bucket's `state/`. */
+  rulesKey: string;
+  /** Hours between full checks (every endpoint: what time alone changes, offline and licence). */
+  fullCheckHours: number;
+  pageSize: number;
+  now?: () => number;
+  onNameError?: (error: unknown) => void;
+}
+
+export interface HealthOutcome {
+  observed: number;
+  /** Transitions this run wrote to the outbox. */
+  transitions: number;
+  /** Kinds an entry lacked the fields for, by kind. */
+  skipped: Partial<Record<HealthKind, number>>;
+  fullCheck: boolean;
+  published: number;
+  stale: number;
+}
+
+const FullCheck = z.object({ at: z.string() });
+const fullCheckKey = (gsm: string) => `health/${encodeURIComponent(gsm)}/full-check.json`;
+
+type Deps = { client: SkywatchClient; state: StateStore; alerts: AlertPublisher };
+
+/**
+ * One run's health alerting for one GSM: `observe` takes each status entry the infection walk
+ * reads (the endpoints changed since its cursor), `finish` runs the periodic full check when it
+ * is due, evaluates the site kinds and sends every pending transition.
+ */
+export class HealthPass {
+  private readonly outcome: HealthOutcome = {
+    observed: 0,
+    transitions: 0,
+    skipped: {},
+    fullCheck: false,
+    published: 0,
+    stale: 0,
+  };
+  private readonly licences = new Map<string, LicenceFacts>();
+  /** Sites of the endpoints that have or get a record, for the digest. */
+  private readonly sites = new Map<string, string>();
+
+  private constructor(
+    private readonly deps: Deps,
+    private readonly gsm: string,
+    private readonly settings: HealthSettings,
+    private readonly ctx: EvaluationContext,
+    private readonly known: Set<string>,
+  ) {}
+
+  static async start(deps: Deps, gsm: string, settings: HealthSettings): Promise<HealthPass> {
+    const now = (settings.now ?? Date.now)();
+    const rules = await loadRules(deps.state, settings.rulesKey);
+    const names = await loadNames(deps.client, gsm, now, settings.onNameError ?? (() => {}));
+    const ctx: EvaluationContext = {
+      gsm,
+      names,
+      now,
+      rule: (site, kind) => ruleFor(rules, gsm, site, kind),
+    };
+    return new HealthPass(deps, gsm, settings, ctx, await knownSubjects(deps.state, gsm));
+  }
+
+  /** Evaluates one status entry; writes the transitions it shows. */
+  observe = async (entry: Record<string, unknown>): Promise<void> => {
+    this.outcome.observed++;
+    const { observations, skipped } = evaluateEndpoint(entry, this.ctx);
+    for (const kind of skipped) this.outcome.skipped[kind] = (this.outcome.skipped[kind] ?? 0) + 1;
+    const site = typeof entry.KC === 'string' ? entry.KC : undefined;
+    if (site && !this.licences.has(site)) {
+      const licence = readLicence(entry);
+      if (licence) this.licences.set(site, licence);
+    }
+    const subject = String(entry.MachineID);
+    // No record and nothing active: nothing can start or clear, so no state call.
+    if (!observations.some((o) => o.active) && !this.known.has(subject)) return;
+    if (site) this.sites.set(subject, site);
+    this.outcome.transitions += await recordTransitions(
+      this.deps.state,
+      this.gsm,
+      subject,
+      observations,
+      this.ctx.now,
+    );
+  };
+
+  async finish(): Promise<HealthOutcome & { events: Drained['events'] }> {
+    const { state, client } = this.deps;
+    const marker = await state.get(fullCheckKey(this.gsm), FullCheck);
+    const due =
+      !marker ||
+      this.ctx.now - Date.parse(marker.value.at) >= this.settings.fullCheckHours * 3_600_000;
+    if (due) {
+      const all = client.gsmAgentStatus(this.gsm, {
+        returnedInfo: HEALTH_GROUPS,
+        batchSize: this.settings.pageSize,
+        prefetch: true,
+      });
+      for await (const entry of all.entries()) await this.observe(entry);
+    }
+    for (const [site, licence] of this.licences) {
+      const observations = evaluateSite(site, licence, this.ctx);
+      const subject = siteSubject(site);
+      if (!observations.some((o) => o.active) && !this.known.has(subject)) continue;
+      this.outcome.transitions += await recordTransitions(
+        state,
+        this.gsm,
+        subject,
+        observations,
+        this.ctx.now,
+      );
+    }
+    const drained = await drainOutbox(this.deps, this.gsm);
+    if (due) {
+      // The daily digest goes with the full check: once a day, after the day's transitions.
+      const digest = await buildDigest(
+        state,
+        this.gsm,
+        this.ctx.names,
+        (subject) => this.sites.get(subject),
+        this.ctx.now,
+      );
+      const message = digestMessage(digest);
+      await this.deps.alerts.publishMessage(message.metadata.summary, message, {
+        schema: 'skywatch.digest/v1',
+        kind: 'digest',
+        severity: 'info',
+        gsm: this.gsm,
+      });
+      await state.put(fullCheckKey(this.gsm), { at: new Date(this.ctx.now).toISOString() });
+      this.outcome.fullCheck = true;
+    }
+    return {
+      ...this.outcome,
+      published: drained.published,
+      stale: drained.stale,
+      events: drained.events,
+    };
+  }
+}

@@ -1,0 +1,144 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HealthAlert } from '../../lib/alerts/index.js';
+import { AlertPublisher } from '../../lib/aws/index.js';
+import {
+  ChatbotCustomNotification,
+  PagerDutyEvent,
+  SlackMessage,
+  StandardWebhookHeaders,
+  TeamsMessage,
+} from '../support/destination-formats.js';
+import { type Destinations, startDestinations } from '../support/notifier-receivers.js';
+import { type Product, startProduct } from '../support/product.js';
+
+/** Health alerts from the alerter through SNS → SQS → notifier to four real local receivers. */
+let product: Product;
+let to: Destinations;
+let target: string;
+
+const json = (body: string) => JSON.parse(body) as Record<string, unknown>;
+const run = () => product.run('infection-alerter');
+
+beforeAll(async () => {
+  product = await startProduct(
+    {},
+    { NOTIFY_BASE_DELAY_MS: '5', NOTIFY_MAX_DELAY_MS: '50', NOTIFY_ATTEMPT_TIMEOUT_MS: '2000' },
+  );
+  to = await startDestinations(product);
+  await product.run('token-refresher');
+  await run();
+  await to.notify();
+  await product.healthAlerts();
+  const site = product.emulator.info().gsms[0]?.sites[1]?.key ?? '';
+  target = product.emulator.machineIds(site, 20)[12] ?? '';
+  for (const r of [to.slack, to.teams, to.pagerduty, to.webhook]) r.requests.length = 0;
+});
+afterAll(async () => {
+  await to?.close();
+  await product?.close();
+});
+
+describe('Function: alert-notifier', () => {
+  it('delivers a trigger to every destination in its documented format', async () => {
+    product.emulator.endpointAction(target, 'uninstall');
+    await run();
+    await to.notify();
+    const id = `uninstalled/${target}`;
+
+    const slack = SlackMessage.parse(json(to.slack.accepted()[0]?.body ?? '{}'));
+    expect(slack.text).toMatch(/^Agent uninstalled: /);
+    expect(JSON.stringify(slack.blocks)).toContain(target);
+
+    const teams = TeamsMessage.parse(json(to.teams.accepted()[0]?.body ?? '{}'));
+    expect(JSON.stringify(teams)).toContain(id);
+
+    const pd = PagerDutyEvent.parse(json(to.pagerduty.accepted()[0]?.body ?? '{}'));
+    expect(pd).toMatchObject({
+      routing_key: to.routingKey,
+      event_action: 'trigger',
+      dedup_key: id,
+    });
+
+    const hook = to.webhook.accepted()[0];
+    const headers = StandardWebhookHeaders.parse(hook?.headers);
+    expect(headers['webhook-id']).toBe(`${id}#1`);
+    // The receiver's own check, with the library a PSA tool would use.
+    const verified = new Webhook(to.webhookSecret).verify(hook?.body ?? '', headers) as HealthAlert;
+    expect(verified).toMatchObject({ id, action: 'trigger', machineId: target });
+    // A body changed in transit no longer verifies.
+    expect(() => new Webhook(to.webhookSecret).verify(`${hook?.body} `, headers)).toThrow();
+
+    // The SNS message itself is Chatbot's custom notification.
+    const [sns] = (await product.healthAlerts()).filter((a) => a.id === id);
+    expect(ChatbotCustomNotification.parse(sns?.chatbot).metadata?.threadId).toBe(id);
+  });
+
+  it('delivers the resolve with the same id, PagerDuty closing by dedup_key', async () => {
+    product.emulator.advanceClock(60);
+    product.emulator.endpointAction(target, 'reinstall');
+    await run();
+    await to.notify();
+    const pd = to.pagerduty.accepted().map((r) => PagerDutyEvent.parse(json(r.body)));
+    expect(pd.map((e) => `${e.event_action} ${e.dedup_key}`)).toEqual([
+      `trigger uninstalled/${target}`,
+      `resolve uninstalled/${target}`,
+    ]);
+    expect(to.webhook.accepted().map((r) => r.headers['webhook-id'])).toEqual([
+      `uninstalled/${target}#1`,
+      `uninstalled/${target}#2`,
+    ]);
+    expect(to.slack.accepted()).toHaveLength(2);
+    expect(to.teams.accepted()).toHaveLength(2);
+  });
+
+  it('retries 5xx and 429 with back-off, and sends an event SNS delivered twice only once', async () => {
+    const before = to.slack.requests.length;
+    to.slack.answer = ({ index }) => [503, 429][index - before] ?? 200;
+    const alert: HealthAlert = {
+      schema: 'skywatch.alert/v2',
+      id: 'offline/DUP',
+      eventId: 'offline/DUP#1',
+      action: 'trigger',
+      kind: 'offline',
+      severity: 'medium',
+      gsm: product.gsm,
+      consoleName: 'Console',
+      site: 'S',
+      siteName: 'Site',
+      hostName: 'H',
+      machineId: 'DUP',
+      title: 'Not seen: H at Site',
+      summary: 'Not seen.',
+      occurredAt: new Date().toISOString(),
+      openedAt: new Date().toISOString(),
+      facts: { daysSinceSeen: 9 },
+    };
+    const publisher = new AlertPublisher(product.aws.clients.sns, product.res.topicArn);
+    await publisher.publishHealth(alert);
+    await publisher.publishHealth(alert);
+    await to.notify();
+    expect(to.slack.requests.slice(before).map((r) => r.status)).toEqual([503, 429, 200]);
+    for (const r of [to.teams, to.pagerduty, to.webhook])
+      expect(r.accepted().filter((x) => x.body.includes('DUP'))).toHaveLength(1);
+    to.slack.answer = () => 200;
+    await product.healthAlerts();
+  });
+
+  it('does not retry a refusal (4xx): the event goes to the dead-letter queue at once', async () => {
+    const before = to.teams.requests.length;
+    to.teams.answer = () => 400;
+    product.emulator.advanceClock(60);
+    product.emulator.endpointAction(target, 'other-av-on', 'Contoso AV');
+    await run();
+    await to.notify();
+    const tried = to.teams.requests.slice(before).filter((r) => r.body.includes(target));
+    expect(tried.map((r) => r.status)).toEqual([400]);
+    const dead = await to.deadLetters();
+    expect(dead.map((d) => d.destination)).toEqual(['teams']);
+    expect(dead[0]?.reason).toMatch(/HTTP 400/);
+    // The other destinations still got it, once.
+    expect(to.slack.accepted().filter((r) => r.body.includes('Contoso AV'))).toHaveLength(1);
+    to.teams.answer = () => 202;
+  });
+});

@@ -1,0 +1,1 @@
+export { type Received, type Receiver, startReceiver } from '../../scripts/local/receivers.js';
