@@ -89,7 +89,10 @@ async function main(): Promise<void> {
         SecretString: JSON.stringify({
           slack: { url: receivers.slack.url },
           teams: { url: receivers.teams.url },
-          pagerduty: { routingKey: 'skywatchlocalrouting000000000000', url: receivers.pagerduty.url },
+          pagerduty: {
+            routingKey: 'skywatchlocalrouting000000000000',
+            url: receivers.pagerduty.url,
+          },
           webhook: {
             url: receivers.webhook.url,
             secret: generateSigningSecret(),

@@ -1,34 +1,15 @@
 import pLimit from 'p-limit';
 import { reportKey } from '../aws/report-keys.js';
 import type { ArchiveReader } from './archive-reader.js';
+import {
+  DnspUsageLine,
+  GsmUsageLine,
+  SiteUsageLine,
+  StatusLine,
+  usableLine,
+  usableLines,
+} from './archived-lines.js';
 import { type DailyReport, daysUpTo, type SiteRow, type TrendDay } from './daily-report.js';
-
-interface SiteUsageLine {
-  Site: {
-    SiteId: string;
-    SiteKey: string;
-    SiteName: string;
-    LicenseType: string;
-    ExpiryDate: string;
-    TotalEndpoints: number;
-  };
-}
-interface GsmUsageLine {
-  GSM: {
-    GSMConsoleName?: string;
-    ExpiryDate?: string;
-    TotalEndpointsWithoutTrial: number;
-    TotalTrialEndpoints: number;
-  };
-}
-interface DnspUsageLine {
-  Sites: { SiteKey: string; DNSPEnabled?: boolean; TotalDNSPAgents?: number }[];
-}
-interface StatusLine {
-  MachineID: string;
-  KC?: string;
-  BasicInfo?: { Infected?: boolean };
-}
 
 export interface CollectOptions {
   gsm: string;
@@ -87,9 +68,11 @@ export async function infectedIn(
   const key = reportKey({ dataset: 'agent-status', gsm, date, file: 'snapshot.ndjson.gz' });
   const infected: InfectedSet = new Map();
   let seen = false;
-  for await (const line of reader.stream<StatusLine>(key)) {
+  for await (const raw of reader.stream(key)) {
     seen = true;
-    if (line.BasicInfo?.Infected) infected.set(line.MachineID, line.KC ?? '');
+    // An entry the service wrote without its id or infection flag cannot be counted either way.
+    const line = usableLine(raw, StatusLine);
+    if (line?.BasicInfo.Infected) infected.set(line.MachineID, line.KC);
   }
   return seen ? infected : undefined;
 }
@@ -123,7 +106,7 @@ export async function collectDailyReport(
     partitions: { type: SITE_REPORT_TYPE },
     file: 'sites.ndjson.gz',
   });
-  const siteLines = (await reader.records<SiteUsageLine>(sitesKey)) ?? [];
+  const siteLines = usableLines(await reader.records(sitesKey), SiteUsageLine).lines;
   const dnspKeys = await reader.keys(
     `reports/dnsp-usage/gsm=${gsm}/date=${day}/type=${DNSP_REPORT_TYPE}/`,
   );
@@ -131,12 +114,9 @@ export async function collectDailyReport(
   await Promise.all(
     dnspKeys.map((key) =>
       limit(async () => {
-        for (const line of (await reader.records<DnspUsageLine>(key)) ?? [])
-          for (const s of line.Sites ?? [])
-            dnsp.set(s.SiteKey, {
-              enabled: Boolean(s.DNSPEnabled),
-              agents: Number(s.TotalDNSPAgents ?? 0),
-            });
+        for (const line of usableLines(await reader.records(key), DnspUsageLine).lines)
+          for (const s of line.Sites)
+            if (s) dnsp.set(s.SiteKey, { enabled: s.DNSPEnabled, agents: s.TotalDNSPAgents });
       }),
     ),
   );
@@ -151,14 +131,15 @@ export async function collectDailyReport(
           partitions: { type: SITE_REPORT_TYPE },
           file: 'report.ndjson.gz',
         });
-        return { date, report: (await reader.records<GsmUsageLine>(key))?.[0] };
+        const lines = await reader.records(key);
+        return { date, report: lines?.[0] ? usableLine(lines[0], GsmUsageLine) : undefined };
       }),
     ),
   );
   const endpointTrend: TrendDay[] = gsmReports.map(({ date, report }) => ({
     date,
     activeEndpoints: report
-      ? Number(report.GSM.TotalEndpointsWithoutTrial) + Number(report.GSM.TotalTrialEndpoints)
+      ? report.GSM.TotalEndpointsWithoutTrial + report.GSM.TotalTrialEndpoints
       : null,
     infected: null,
     newInfections: null,
@@ -196,10 +177,10 @@ export async function collectDailyReport(
   const sites: SiteRow[] = siteLines.map(({ Site: s }) => ({
     key: s.SiteKey,
     id: s.SiteId,
-    name: s.SiteName,
+    name: s.SiteName || s.SiteKey,
     licenseType: s.LicenseType,
     expiryDate: s.ExpiryDate,
-    endpoints: Number(s.TotalEndpoints),
+    endpoints: s.TotalEndpoints,
     dnspEnabled: dnsp.get(s.SiteKey)?.enabled ?? false,
     dnspAgents: dnsp.get(s.SiteKey)?.agents ?? 0,
     infected: infectedBySite.get(s.SiteKey) ?? 0,

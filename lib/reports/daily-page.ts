@@ -127,7 +127,7 @@ function expirySection(r: DailyReport): string {
   });
   const rows = shown.map((e) => [
     e.site.name,
-    e.site.expiryDate.slice(0, 10),
+    e.site.expiryDate?.slice(0, 10) ?? '',
     e.days,
     e.site.licenseType,
     e.days <= r.expiryWindowDays ? 'soon' : '',
@@ -180,7 +180,7 @@ function allSites(r: DailyReport): string {
     s.name,
     s.endpoints,
     s.licenseType,
-    s.expiryDate.slice(0, 10),
+    s.expiryDate?.slice(0, 10) ?? '',
     s.dnspAgents,
     s.infected,
     s.blockedUrls,

@@ -5,8 +5,8 @@ export interface SiteRow {
   name: string;
   /** `Full` or `Trial`, as the sites report gives it. */
   licenseType: string;
-  /** ISO 8601, the site's licence expiry. */
-  expiryDate: string;
+  /** The site's licence expiry, normalised (UTC, `Z`); null when the service gave none. */
+  expiryDate: string | null;
   /** Active endpoints on the report day (the `ActiveEndpoints` sites report). */
   endpoints: number;
   dnspEnabled: boolean;
@@ -59,7 +59,11 @@ export function daysUpTo(last: string, count: number): string[] {
   );
 }
 
-/** Whole days from `day` (YYYY-MM-DD) to an ISO instant, negative when already past. */
-export function daysUntil(day: string, instant: string): number {
+/**
+ * Whole days from `day` (YYYY-MM-DD) to a normalised instant (UTC, `Z`), negative when already
+ * past; NaN without one.
+ */
+export function daysUntil(day: string, instant: string | null): number {
+  if (instant === null) return Number.NaN;
   return Math.floor((Date.parse(instant) - Date.parse(`${day}T00:00:00Z`)) / DAY_MS);
 }

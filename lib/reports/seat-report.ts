@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { reportKey } from '../aws/report-keys.js';
 import type { ArchiveReader } from './archive-reader.js';
+import { DnspUsageLine, SiteUsageLine, usableLines } from './archived-lines.js';
 import { DNSP_REPORT_TYPE, SITE_REPORT_TYPE } from './collect-daily.js';
 
 /** One site's seats over a month. */
@@ -48,19 +49,6 @@ export function daysOfMonth(month: string): string[] {
   return Array.from({ length: count }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}`);
 }
 
-interface SiteUsageLine {
-  Site: {
-    SiteId: string;
-    SiteKey: string;
-    SiteName: string;
-    LicenseType: string;
-    TotalEndpoints: number;
-  };
-}
-interface DnspUsageLine {
-  Sites: { SiteKey: string; DNSPEnabled?: boolean; TotalDNSPAgents?: number }[];
-}
-
 /**
  * The seats of each site over a month, from the archived `ActiveEndpoints` sites reports (4.6)
  * and DNSP reports (4.8) of each of its days: what billing is reconciled against.
@@ -85,7 +73,9 @@ export async function collectSeatReport(
         partitions: { type: SITE_REPORT_TYPE },
         file: 'sites.ndjson.gz',
       });
-      const sites = await limit(() => reader.records<SiteUsageLine>(key));
+      const raw = await limit(() => reader.records(key));
+      // A site line without its key or endpoint count is not a reported day for that site.
+      const sites = raw ? usableLines(raw, SiteUsageLine).lines : undefined;
       const dnspKeys = await limit(() =>
         reader.keys(`reports/dnsp-usage/gsm=${gsm}/date=${date}/type=${DNSP_REPORT_TYPE}/`),
       );
@@ -93,12 +83,9 @@ export async function collectSeatReport(
       await Promise.all(
         dnspKeys.map((k) =>
           limit(async () => {
-            for (const line of (await reader.records<DnspUsageLine>(k)) ?? [])
-              for (const s of line.Sites ?? [])
-                dnsp.set(s.SiteKey, {
-                  enabled: Boolean(s.DNSPEnabled),
-                  agents: Number(s.TotalDNSPAgents ?? 0),
-                });
+            for (const line of usableLines(await reader.records(k), DnspUsageLine).lines)
+              for (const s of line.Sites)
+                if (s) dnsp.set(s.SiteKey, { enabled: s.DNSPEnabled, agents: s.TotalDNSPAgents });
           }),
         ),
       );
@@ -108,12 +95,12 @@ export async function collectSeatReport(
   const bySite = new Map<string, SiteSeats & { total: number }>();
   for (const { date, sites, dnsp } of perDay) {
     for (const { Site: s } of sites ?? []) {
-      const endpoints = Number(s.TotalEndpoints);
+      const endpoints = s.TotalEndpoints;
       const agents = dnsp.get(s.SiteKey);
       const seats = bySite.get(s.SiteKey) ?? {
         siteKey: s.SiteKey,
         siteId: s.SiteId,
-        siteName: s.SiteName,
+        siteName: s.SiteName || s.SiteKey,
         licence: s.LicenseType,
         trialDays: 0,
         fullDays: 0,
@@ -128,9 +115,10 @@ export async function collectSeatReport(
         total: 0,
       };
       // Days are in order: the last one seen is the month's last reported day.
-      seats.siteName = s.SiteName;
-      seats.licence = s.LicenseType;
-      if (s.LicenseType.toLowerCase() === 'trial') seats.trialDays++;
+      // A blank name or licence on one day keeps what an earlier day said.
+      seats.siteName = s.SiteName || seats.siteName || s.SiteKey;
+      seats.licence = s.LicenseType || seats.licence;
+      if (seats.licence.toLowerCase() === 'trial') seats.trialDays++;
       else seats.fullDays++;
       seats.daysReported++;
       seats.total += endpoints;
