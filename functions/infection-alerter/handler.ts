@@ -59,6 +59,7 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
           rulesKey: env.ALERT_RULES_KEY,
           fullCheckHours: env.HEALTH_FULL_CHECK_HOURS,
           pageSize: env.INFECTION_PAGE_SIZE,
+          reportBucket: env.REPORT_BUCKET,
           onNameError: (error) =>
             obs.logger.warn('alerts name keycodes: a usage report could not be read', {
               error: loggableError(error),

@@ -7,8 +7,8 @@ import { ArchiveReader } from './archive-reader.js';
 import { blockedUrlTotals } from './blocked-urls.js';
 import { collectDailyReport } from './collect-daily.js';
 import { renderDailyPage } from './daily-page.js';
-import { dailyPageKey, infectedKey, seatCsvKey } from './page-keys.js';
-import { reportLink, writeReportObject } from './page-store.js';
+import { dailyPageKey, infectedKey, latestPageKey, seatCsvKey } from './page-keys.js';
+import { reportLink, storedReportDay, writeReportObject } from './page-store.js';
 import { collectSeatReport, type SeatReport, seatCsv } from './seat-report.js';
 
 export interface BuildDeps {
@@ -39,6 +39,8 @@ export interface BuildOutcome {
   sites: number;
   pageKey: string;
   pageBytes: number;
+  /** Whether the GSM's latest page (latestPageKey) now shows this day. */
+  latest: boolean;
   /** A pre-signed link to the page. */
   pageUrl: string;
   seatCsvKey?: string;
@@ -65,7 +67,8 @@ interface Manifest {
 
 /**
  * The daily page of one GSM and report day (and, when asked, the month's seat CSV, which the
- * page then shows as a section), written beside the archive under `pages/`.
+ * page then shows as a section), written beside the archive under `pages/`; also copied to
+ * the GSM's latest page unless that already shows a newer day.
  *
  * @example
  * await buildReports({ s3, bucket, client }, { gsm, day: '2026-06-14', linkSeconds: 86_400 });
@@ -116,6 +119,14 @@ export async function buildReports(deps: BuildDeps, options: BuildOptions): Prom
   const html = renderDailyPage(report, seats);
   const pageKey = dailyPageKey(gsm, day);
   await writeReportObject(deps.s3, deps.bucket, pageKey, html, 'text/html; charset=utf-8');
+  // A backfill of an older day must not replace the newer page the digest links to.
+  const latestKey = latestPageKey(gsm);
+  const latestDay = await storedReportDay(deps.s3, deps.bucket, latestKey);
+  const latest = latestDay === undefined || latestDay <= day;
+  if (latest)
+    await writeReportObject(deps.s3, deps.bucket, latestKey, html, 'text/html; charset=utf-8', {
+      'report-day': day,
+    });
   return {
     gsm,
     day,
@@ -123,6 +134,7 @@ export async function buildReports(deps: BuildDeps, options: BuildOptions): Prom
     sites: report.sites.length,
     pageKey,
     pageBytes: Buffer.byteLength(html),
+    latest,
     pageUrl: await reportLink(deps.s3, deps.bucket, pageKey, options.linkSeconds),
     ...(csvKey ? { seatCsvKey: csvKey } : {}),
     blockedUrlFailures: failures,

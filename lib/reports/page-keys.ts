@@ -14,6 +14,22 @@ export function dailyPageKey(gsm: string, day: string): string {
   return `pages/daily/gsm=${checked('gsm', gsm)}/date=${checked('day', day, /^\d{4}-\d{2}-\d{2}$/)}/report.html`;
 }
 
+/**
+ * The newest daily page of a GSM, rewritten each time a newer day is built, so a reader that
+ * does not know the newest day (the daily digest) can name it without listing `pages/`.
+ */
+export function latestPageKey(gsm: string): string {
+  return `pages/daily/gsm=${checked('gsm', gsm)}/latest/report.html`;
+}
+
+/** Where an object is, for a person: its S3 URI and the S3 console page that opens it. */
+export function objectLocation(bucket: string, key: string): { s3Uri: string; consoleUrl: string } {
+  return {
+    s3Uri: `s3://${bucket}/${key}`,
+    consoleUrl: `https://console.aws.amazon.com/s3/object/${encodeURIComponent(bucket)}?prefix=${encodeURIComponent(key)}`,
+  };
+}
+
 export function seatCsvKey(gsm: string, month: string): string {
   const m = checked('month', month, /^\d{4}-\d{2}$/);
   return `pages/seats/gsm=${checked('gsm', gsm)}/month=${m}/seats-${m}.csv`;

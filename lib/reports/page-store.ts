@@ -1,4 +1,9 @@
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { StorageError } from '../aws/errors.js';
 
@@ -12,13 +17,36 @@ export async function writeReportObject(
   key: string,
   body: string,
   contentType: 'text/html; charset=utf-8' | 'text/csv; charset=utf-8',
+  metadata?: Record<string, string>,
 ): Promise<void> {
   try {
     await s3.send(
-      new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }),
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        Body: body,
+        ContentType: contentType,
+        ...(metadata ? { Metadata: metadata } : {}),
+      }),
     );
   } catch (error) {
     throw new StorageError(`Cannot write s3://${bucket}/${key}`, { cause: error });
+  }
+}
+
+/** The report day a stored page says it shows (its `report-day` metadata), if it exists. */
+export async function storedReportDay(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+): Promise<string | undefined> {
+  try {
+    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return head.Metadata?.['report-day'];
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404) return undefined;
+    throw new StorageError(`Cannot read s3://${bucket}/${key}`, { cause: error });
   }
 }
 

@@ -134,9 +134,16 @@ describe('Function: infection-alerter (health alerts)', () => {
           openBySite: { site: string; siteName: string; kinds: Record<string, number> }[];
           openedToday: Record<string, number>;
           resolvedToday: Record<string, number>;
+          report: { s3Uri: string; consoleUrl: string } | null;
         }
       | undefined;
     expect(digest?.consoleName).toBe(consoleName);
+    // It names the page the report builder keeps at the GSM's latest key, in the same bucket.
+    const key = `pages/daily/gsm=${product.gsm}/latest/report.html`;
+    expect(digest?.report).toEqual({
+      s3Uri: `s3://${product.res.bucket}/${key}`,
+      consoleUrl: `https://console.aws.amazon.com/s3/object/${product.res.bucket}?prefix=${encodeURIComponent(key)}`,
+    });
     expect(digest?.openByKind).toMatchObject({ 'licence-expiring': 1, 'licence-expired': 1 });
     const expiredSite = digest?.openBySite.find((x) => x.site === sites[2]?.key);
     expect(expiredSite?.siteName).toBe(sites[2]?.name);

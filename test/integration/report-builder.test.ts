@@ -1,3 +1,4 @@
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Product, startProduct } from '../support/product.js';
 
@@ -7,6 +8,7 @@ interface Built {
   reports: {
     pageKey: string;
     pageUrl: string;
+    latest: boolean;
     seatCsvKey?: string;
     sites: number;
     complete: boolean;
@@ -36,6 +38,35 @@ describe('Function: report-builder', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('<svg');
+  });
+
+  it("keeps the newest day's page at the GSM's latest key, never an older day's", async () => {
+    const out = await product.run<Built>('report-builder');
+    const latestKey = `pages/daily/gsm=${product.gsm}/latest/report.html`;
+    const read = async (key: string) => {
+      const got = await product.aws.clients.s3.send(
+        new GetObjectCommand({ Bucket: product.res.bucket, Key: key }),
+      );
+      return { body: await got.Body?.transformToString(), day: got.Metadata?.['report-day'] };
+    };
+    expect(out.reports[0]?.latest).toBe(true);
+    const latest = await read(latestKey);
+    expect(latest.day).toBe(reportDay());
+    expect(latest.body).toBe((await read(out.reports[0]?.pageKey ?? '')).body);
+
+    // A newer day's page is already there: rebuilding this (older) day leaves it alone.
+    const newerDay = new Date(Date.parse(reportDay()) + 86_400_000).toISOString().slice(0, 10);
+    await product.aws.clients.s3.send(
+      new PutObjectCommand({
+        Bucket: product.res.bucket,
+        Key: latestKey,
+        Body: '<p>newer</p>',
+        Metadata: { 'report-day': newerDay },
+      }),
+    );
+    const again = await product.run<Built>('report-builder', { date: reportDay() });
+    expect(again.reports[0]?.latest).toBe(false);
+    expect(await read(latestKey)).toEqual({ body: '<p>newer</p>', day: newerDay });
   });
 
   it('writes the seat CSV of a month asked for', async () => {

@@ -1,5 +1,6 @@
 import type { HealthKind } from '../../../lib/alerts/index.js';
 import type { StateStore } from '../../../lib/aws/index.js';
+import { latestPageKey, objectLocation } from '../../../lib/reports/page-keys.js';
 import type { Names } from './kinds.js';
 import { SubjectRecord, subjectKey, subjectsPrefix } from './lifecycle.js';
 
@@ -18,6 +19,21 @@ export interface Digest {
   /** Triggered, and resolved, in the 24 hours before `at`. */
   openedToday: Partial<Record<HealthKind, number>>;
   resolvedToday: Partial<Record<HealthKind, number>>;
+  /**
+   * The GSM's newest daily report page, which the report builder keeps at a stable key: named,
+   * not signed, so the alerter needs no read on `pages/`; opening it needs S3 access.
+   */
+  report: { s3Uri: string; consoleUrl: string } | null;
+}
+
+/** Where the GSM's latest daily page is (null when the GSM cannot name a key: no page then). */
+export function latestReport(bucket: string, gsm: string): Digest['report'] {
+  try {
+    return objectLocation(bucket, latestPageKey(gsm));
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
 }
 
 const bump = (m: Partial<Record<HealthKind, number>>, kind: HealthKind) => {
@@ -35,6 +51,7 @@ export async function buildDigest(
   names: Names,
   siteOf: (subject: string) => string | undefined,
   now: number,
+  reportBucket?: string,
 ): Promise<Digest> {
   const since = now - 86_400_000;
   const digest: Digest = {
@@ -46,6 +63,7 @@ export async function buildDigest(
     openBySite: [],
     openedToday: {},
     resolvedToday: {},
+    report: reportBucket ? latestReport(reportBucket, gsm) : null,
   };
   const bySite = new Map<string, Partial<Record<HealthKind, number>>>();
   const prefix = subjectsPrefix(gsm);
@@ -88,6 +106,7 @@ export function digestMessage(d: Digest) {
     `Opened in the last 24 hours: ${list(d.openedToday)}`,
     `Resolved in the last 24 hours: ${list(d.resolvedToday)}`,
     ...d.openBySite.map((s) => `${s.siteName ?? s.site} (${s.site}): ${list(s.kinds)}`),
+    ...(d.report ? [`Daily report: <${d.report.consoleUrl}|${d.report.s3Uri}>`] : []),
   ];
   return {
     version: '1.0' as const,

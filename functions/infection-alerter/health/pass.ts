@@ -34,6 +34,8 @@ export interface HealthSettings {
   /** Hours between full checks (every endpoint: what time alone changes, offline and licence). */
   fullCheckHours: number;
   pageSize: number;
+  /** The bucket the report builder writes the daily pages to, for the digest's link. */
+  reportBucket?: string;
   now?: () => number;
   onNameError?: (error: unknown) => void;
 }
@@ -151,6 +153,7 @@ export class HealthPass {
         this.ctx.names,
         (subject) => this.sites.get(subject),
         this.ctx.now,
+        this.settings.reportBucket,
       );
       const message = digestMessage(digest);
       await this.deps.alerts.publishMessage(message.metadata.summary, message, {
