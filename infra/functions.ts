@@ -148,16 +148,7 @@ export function createFunctions(
     maxConcurrency: s.siteWorkerMaxConcurrency,
   });
   siteWorker.function.addEventSource(fanoutSource);
-  const fanoutMapping = siteWorker.function.node.children.find(
-    (child) => child instanceof lambda.EventSourceMapping,
-  );
-  if (fanoutMapping) {
-    Validations.of(fanoutMapping).acknowledge({
-      id: 'Serverless-LambdaEventSourceMappingDestination',
-      reason:
-        "Lambda offers no on-failure destination for an SQS event source; the fan-out queue's redrive policy moves a message that failed every delivery to FanoutDeadLetterQueue, which is alarmed.",
-    });
-  }
+  acknowledgeQueueRedrive(siteWorker, 'the fan-out queue', 'FanoutDeadLetterQueue');
 
   // Cursors, claims and de-duplication records: read, conditional writes, and deleting a claim
   // when the attempt it guarded failed.
@@ -281,6 +272,7 @@ export function createFunctions(
       maxConcurrency: 2,
     }),
   );
+  acknowledgeQueueRedrive(alertNotifier, 'the notifier queue', 'NotifierDeadLetterQueue');
 
   return {
     alertNotifier,
@@ -292,4 +284,19 @@ export function createFunctions(
     cartCustomerWebhook,
     reportBuilder,
   };
+}
+
+/**
+ * Lambda offers no on-failure destination for an SQS event source: the queue's own redrive
+ * policy keeps a message that failed every delivery, in an alarmed dead-letter queue.
+ */
+function acknowledgeQueueRedrive(fn: SkywatchFunction, queue: string, deadLetters: string): void {
+  const mapping = fn.function.node.children.find(
+    (child) => child instanceof lambda.EventSourceMapping,
+  );
+  if (!mapping) return;
+  Validations.of(mapping).acknowledge({
+    id: 'Serverless-LambdaEventSourceMappingDestination',
+    reason: `Lambda offers no on-failure destination for an SQS event source; the redrive policy of ${queue} moves a message that failed every delivery to ${deadLetters}, which is alarmed.`,
+  });
 }

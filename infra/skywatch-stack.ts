@@ -100,9 +100,11 @@ export class SkywatchStack extends Stack {
 
     // SNS → SQS → notifier: partial batch failures retry one message, not the batch, and
     // the redrive policy keeps what never got through. Health alerts only (filter policy).
-    const notifierDeadLetters = secureQueue(this, 'NotifierDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-    });
+    const notifierDeadLetters = deadLetterQueue(
+      this,
+      'NotifierDeadLetterQueue',
+      'the notifier queue and its SNS subscription (health alerts that failed every delivery, or that a destination refused)',
+    );
     const notifierQueue = secureQueue(this, 'NotifierQueue', {
       visibilityTimeout: Duration.seconds(NOTIFIER_TIMEOUT.toSeconds() * 6),
       retentionPeriod: Duration.days(4),
@@ -110,6 +112,8 @@ export class SkywatchStack extends Stack {
     });
     alerts.topic.addSubscription(
       new subscriptions.SqsSubscription(notifierQueue, {
+        // What SNS cannot hand to the queue is kept beside what the notifier could not deliver.
+        deadLetterQueue: notifierDeadLetters,
         filterPolicy: {
           schema: sns.SubscriptionFilter.stringFilter({ allowlist: ['skywatch.alert/v2'] }),
         },

@@ -45,6 +45,7 @@ export const FUNCTION_OPERATIONS = {
   'infection-alerter': ['gsmAgentStatus'],
   'cart-customer-webhook': ['addCartCustomers'],
   'report-builder': ['blockedUrlCounts'],
+  'alert-notifier': [],
 } as const satisfies Record<string, readonly OperationMethod[]>;
 
 export type FunctionName = keyof typeof FUNCTION_OPERATIONS;

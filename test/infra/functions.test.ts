@@ -42,7 +42,7 @@ describe('SkywatchFunction: every function', () => {
       .map((r) => r.name)
       .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
       .at(-1);
-    s.template.resourceCountIs('AWS::Lambda::Function', 7);
+    s.template.resourceCountIs('AWS::Lambda::Function', 8);
     for (const name of NAMES) {
       expect(fnProps(name)).toEqual(
         expect.objectContaining({
@@ -77,7 +77,7 @@ describe('SkywatchFunction: every function', () => {
   });
 
   it('logs in JSON to its own log group with the configured retention', () => {
-    s.template.resourceCountIs('AWS::Logs::LogGroup', 8); // seven functions and the API access log
+    s.template.resourceCountIs('AWS::Logs::LogGroup', 9); // eight functions and the API access log
     const groups = s.template.toJSON().Resources;
     for (const name of NAMES) {
       const fn = s.stack.functions[name];
@@ -94,7 +94,7 @@ describe('SkywatchFunction: every function', () => {
   it('takes the log retention from the settings', () => {
     const { template } = synth({ logRetentionDays: 365 });
     const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
-    expect(groups.map((g) => g.Properties.RetentionInDays)).toEqual(Array(8).fill(365));
+    expect(groups.map((g) => g.Properties.RetentionInDays)).toEqual(Array(9).fill(365));
   });
 
   it('sets the Powertools service name, the Skywatch metrics namespace, the log level and source maps', () => {

@@ -175,6 +175,7 @@ describe('cdk-nag acknowledgements', () => {
         'InfectionAlerter',
         'CartCustomerWebhook',
         'ReportBuilder',
+        'AlertNotifier',
       ]
         .map((fn) => `Skywatch/${fn}/TracingPolicy`)
         .sort(),

@@ -134,7 +134,7 @@ describe('Alarms', () => {
   it('alarms on errors and on throttles of every function, to the ops topic', () => {
     for (const metric of ['Errors', 'Throttles']) {
       const alarms = alarmsOn(metric, 'AWS/Lambda');
-      expect(alarms).toHaveLength(7);
+      expect(alarms).toHaveLength(8);
       for (const alarm of alarms) {
         expect(alarm.Properties).toEqual(
           expect.objectContaining({
