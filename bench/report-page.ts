@@ -86,7 +86,7 @@ function report(count: number): { daily: DailyReport; seats: SeatReport } {
 export async function reportPage(sites = 5000): Promise<ReportPageBench> {
   const { daily, seats } = report(sites);
   const start = performance.now();
-  const html = renderDailyPage(daily, seats);
+  const html = await renderDailyPage(daily, seats);
   const renderMs = performance.now() - start;
   const dir = await mkdtemp(join(tmpdir(), 'skywatch-bench-page-'));
   const browser = await launchChromium();

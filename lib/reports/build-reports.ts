@@ -116,7 +116,7 @@ export async function buildReports(deps: BuildDeps, options: BuildOptions): Prom
       'text/csv; charset=utf-8',
     );
   }
-  const html = renderDailyPage(report, seats);
+  const html = await renderDailyPage(report, seats);
   const pageKey = dailyPageKey(gsm, day);
   await writeReportObject(deps.s3, deps.bucket, pageKey, html, 'text/html; charset=utf-8');
   // A backfill of an older day must not replace the newer page the digest links to.

@@ -1,15 +1,19 @@
-import { BarChart, LineChart } from 'echarts/charts';
-import { AriaComponent, GridComponent, LegendComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { SVGRenderer } from 'echarts/renderers';
-
 /**
  * Charts are Apache ECharts rendered on the server to SVG (`ssr: true`, no DOM): the page
  * carries them inline, so it opens offline from S3 with no script and no request elsewhere,
  * and ECharts is a well-kept library whose SVG output is plain markup a browser draws at once.
- * Only the chart types and components used are registered, which keeps the bundle small.
+ *
+ * ECharts is loaded on first use rather than imported: evaluating it is most of the report
+ * builder's cold start, and a run that finds nothing to render never needs it
+ * (docs/performance.md, cold start).
  */
-echarts.use([BarChart, LineChart, GridComponent, LegendComponent, AriaComponent, SVGRenderer]);
+type ECharts = typeof import('echarts/core');
+let echarts: ECharts | undefined;
+
+/** Loads and registers ECharts once (./echarts-setup.ts); `chartSvg` needs it loaded. */
+export async function loadCharts(): Promise<void> {
+  echarts ??= (await import('./echarts-setup.js')).echarts;
+}
 
 export interface Series {
   name: string;
@@ -32,8 +36,9 @@ export interface ChartSpec {
 
 const PALETTE = ['#3b6fb6', '#d9822b', '#2f9e44', '#c92a2a', '#7048e8'];
 
-/** A chart as an inline `<svg>` element. */
+/** A chart as an inline `<svg>` element (after `loadCharts`). */
 export function chartSvg(spec: ChartSpec): string {
+  if (!echarts) throw new Error('chartSvg needs loadCharts() to have finished first');
   const width = spec.width ?? 640;
   const height =
     spec.height ?? (spec.horizontal ? Math.max(160, spec.categories.length * 18 + 60) : 280);

@@ -1,4 +1,4 @@
-import { chartSvg } from './charts.js';
+import { chartSvg, loadCharts } from './charts.js';
 import { type DailyReport, daysUntil, type SiteRow } from './daily-report.js';
 import { escapeHtml, formatCount, table } from './html.js';
 import type { SeatReport } from './seat-report.js';
@@ -199,9 +199,10 @@ function allSites(r: DailyReport): string {
  * is escaped.
  *
  * @example
- * const html = renderDailyPage(await collectDailyReport(reader, { gsm, day }));
+ * const html = await renderDailyPage(await collectDailyReport(reader, { gsm, day }));
  */
-export function renderDailyPage(r: DailyReport, seats?: SeatReport): string {
+export async function renderDailyPage(r: DailyReport, seats?: SeatReport): Promise<string> {
+  await loadCharts();
   const endpoints = r.sites.reduce((n, s) => n + s.endpoints, 0);
   const trial = r.sites
     .filter((s) => s.licenseType.toLowerCase() === 'trial')

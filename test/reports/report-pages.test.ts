@@ -60,7 +60,7 @@ beforeAll(async () => {
   db = await openArchive(archived.folder);
   await mkdir(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `daily-${DAY}.html`);
-  await writeFile(path, renderDailyPage(report, seats));
+  await writeFile(path, await renderDailyPage(report, seats));
   await writeFile(join(ARTIFACTS, 'seats-2026-05.csv'), seatCsv(seats));
   browser = await launchChromium();
   opened = await openFile(browser, path);
@@ -179,7 +179,7 @@ describe('Page: values from the service are text, never markup', () => {
   it('shows a hostile site name literally and runs nothing', async () => {
     const hostile = `<img src=x onerror="alert(1)"><script>alert(2)</script>"'&`;
     const site = { ...report.sites[0], name: hostile } as DailyReport['sites'][number];
-    const html = renderDailyPage({ ...report, gsmName: hostile, sites: [site] });
+    const html = await renderDailyPage({ ...report, gsmName: hostile, sites: [site] });
     expect(html).not.toContain('<script>alert');
     const path = join(ARTIFACTS, 'hostile.html');
     await writeFile(path, html);
