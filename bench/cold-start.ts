@@ -19,6 +19,8 @@ export const ENTRIES = {
   'blocked-url-alerter': 'functions/blocked-url-alerter/handler.ts',
   'infection-alerter': 'functions/infection-alerter/handler.ts',
   'cart-customer-webhook': 'functions/cart-customer-webhook/handler.ts',
+  'report-builder': 'functions/report-builder/handler.ts',
+  'alert-notifier': 'functions/alert-notifier/handler.ts',
 } as const;
 
 /** SDK client packages a function may bundle, and the client class each exports. */
@@ -49,6 +51,8 @@ const ENV = {
   REPORT_BUCKET: 'bench-bucket',
   ALERT_TOPIC_ARN: 'arn:aws:sns:us-east-1:000000000000:alerts',
   GSM_KEYS: 'AAAA-BBBB-CCCC-DDDD-EEEE',
+  NOTIFIER_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:notifier',
+  NOTIFIER_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/notifier-dlq',
   POWERTOOLS_METRICS_DISABLED: 'true',
 };
 

@@ -113,6 +113,8 @@ describe('Command: npm run bench (toy sizes)', () => {
       'blocked-url-alerter',
       'infection-alerter',
       'cart-customer-webhook',
+      'report-builder',
+      'alert-notifier',
     ]);
     for (const c of result.coldStart.results) {
       expect(c.sdkClients.length, c.function).toBeGreaterThan(0);
