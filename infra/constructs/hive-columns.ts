@@ -2,7 +2,7 @@ import type * as glue from 'aws-cdk-lib/aws-glue';
 import * as z from 'zod';
 
 /** The slice of JSON Schema that zod emits for our record schemas. */
-interface JsonSchema {
+export interface JsonSchema {
   type?: string | string[];
   anyOf?: JsonSchema[];
   properties?: Record<string, JsonSchema>;
@@ -30,8 +30,15 @@ const SCALARS: Record<string, string> = {
  * // [{ name: 'site', type: 'struct<totalendpoints:bigint>' }]
  */
 export function hiveColumns(schema: z.core.$ZodType): glue.CfnTable.ColumnProperty[] {
-  const root = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw' }) as JsonSchema;
-  return fields(root, '(root)').map(([name, type]) => ({ name, type }));
+  return fields(recordJsonSchema(schema), '(root)').map(([name, type]) => ({ name, type }));
+}
+
+/**
+ * The JSON Schema of an archived record's zod schema, as written: what the Glue columns here
+ * and the local query's DuckDB columns (scripts/query/archive-columns.ts) are both walked from.
+ */
+export function recordJsonSchema(schema: z.core.$ZodType): JsonSchema {
+  return z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw' }) as JsonSchema;
 }
 
 function fields(schema: JsonSchema, path: string): [name: string, type: string][] {
@@ -45,8 +52,8 @@ function fields(schema: JsonSchema, path: string): [name: string, type: string][
 }
 
 /** Every non-null JSON type a schema allows, with its schema (`anyOf` flattened). */
-function kinds(schema: JsonSchema): [kind: string, schema: JsonSchema][] {
-  if (schema.anyOf) return schema.anyOf.flatMap(kinds);
+export function jsonKinds(schema: JsonSchema): [kind: string, schema: JsonSchema][] {
+  if (schema.anyOf) return schema.anyOf.flatMap(jsonKinds);
   return [schema.type ?? []]
     .flat()
     .filter((kind) => kind !== 'null')
@@ -54,7 +61,7 @@ function kinds(schema: JsonSchema): [kind: string, schema: JsonSchema][] {
 }
 
 function hiveType(schema: JsonSchema, path: string): string {
-  const allowed = kinds(schema);
+  const allowed = jsonKinds(schema);
   const [first] = allowed;
   if (!first) throw new Error(`hiveColumns: ${path} has no JSON type.`);
   const [kind, inner] = first;

@@ -1,13 +1,9 @@
-import * as z from 'zod';
 import type { ArchiveDataset } from '../../infra/constructs/archive-datasets.js';
-
-/** The slice of JSON Schema that zod emits for our record schemas. */
-interface JsonSchema {
-  type?: string | string[];
-  anyOf?: JsonSchema[];
-  properties?: Record<string, JsonSchema>;
-  items?: JsonSchema;
-}
+import {
+  type JsonSchema,
+  jsonKinds,
+  recordJsonSchema,
+} from '../../infra/constructs/hive-columns.js';
 
 /** One top-level column: the JSON key it reads, its (lower-case) catalog name, its DuckDB type. */
 export interface DuckColumn {
@@ -31,10 +27,7 @@ const SCALARS: Record<string, string> = {
  * the catalog's lower-case names.
  */
 export function duckColumns(dataset: ArchiveDataset): DuckColumn[] {
-  const root = z.toJSONSchema(dataset.record as z.ZodType, {
-    io: 'output',
-    unrepresentable: 'throw',
-  }) as JsonSchema;
+  const root = recordJsonSchema(dataset.record);
   return Object.entries(root.properties ?? {}).map(([key, value]) => ({
     key,
     name: key.toLowerCase(),
@@ -42,18 +35,10 @@ export function duckColumns(dataset: ArchiveDataset): DuckColumn[] {
   }));
 }
 
-function kinds(schema: JsonSchema): [kind: string, schema: JsonSchema][] {
-  if (schema.anyOf) return schema.anyOf.flatMap(kinds);
-  return [schema.type ?? []]
-    .flat()
-    .filter((kind) => kind !== 'null')
-    .map((kind) => [kind, schema]);
-}
-
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 function duckType(schema: JsonSchema, path: string): string {
-  const allowed = kinds(schema);
+  const allowed = jsonKinds(schema);
   const [first] = allowed;
   if (!first) throw new Error(`duckColumns: ${path} has no JSON type.`);
   const [kind, inner] = first;
