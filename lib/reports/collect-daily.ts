@@ -1,4 +1,4 @@
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { reportKey } from '../aws/report-keys.js';
 import type { ArchiveReader } from './archive-reader.js';
 import {
@@ -37,6 +37,35 @@ export interface CollectOptions {
 /** The report types the page reads: active endpoints are what seats are billed on. */
 export const SITE_REPORT_TYPE = 'ActiveEndpoints';
 export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days';
+
+/** DNS protection of each site on a day, from that day's archived DNSP reports (4.8). */
+export type DnspBySite = Map<string, { enabled: boolean; agents: number }>;
+
+/**
+ * Reads a day's DNSP site reports (one object a site) into one map by site key; a day without
+ * them gives an empty map.
+ */
+export async function dnspBySite(
+  reader: ArchiveReader,
+  gsm: string,
+  date: string,
+  limit: LimitFunction,
+): Promise<DnspBySite> {
+  const keys = await limit(() =>
+    reader.keys(`reports/dnsp-usage/gsm=${gsm}/date=${date}/type=${DNSP_REPORT_TYPE}/`),
+  );
+  const dnsp: DnspBySite = new Map();
+  await Promise.all(
+    keys.map((key) =>
+      limit(async () => {
+        for (const line of usableLines(await reader.records(key), DnspUsageLine).lines)
+          for (const s of line.Sites)
+            if (s) dnsp.set(s.SiteKey, { enabled: s.DNSPEnabled, agents: s.TotalDNSPAgents });
+      }),
+    ),
+  );
+  return dnsp;
+}
 
 /** Infected endpoints of one snapshot, by MachineID, with their site. */
 export type InfectedSet = Map<string, string>;
@@ -107,19 +136,7 @@ export async function collectDailyReport(
     file: 'sites.ndjson.gz',
   });
   const siteLines = usableLines(await reader.records(sitesKey), SiteUsageLine).lines;
-  const dnspKeys = await reader.keys(
-    `reports/dnsp-usage/gsm=${gsm}/date=${day}/type=${DNSP_REPORT_TYPE}/`,
-  );
-  const dnsp = new Map<string, { enabled: boolean; agents: number }>();
-  await Promise.all(
-    dnspKeys.map((key) =>
-      limit(async () => {
-        for (const line of usableLines(await reader.records(key), DnspUsageLine).lines)
-          for (const s of line.Sites)
-            if (s) dnsp.set(s.SiteKey, { enabled: s.DNSPEnabled, agents: s.TotalDNSPAgents });
-      }),
-    ),
-  );
+  const dnsp = await dnspBySite(reader, gsm, day, limit);
 
   const gsmReports = await Promise.all(
     daysUpTo(day, trendDays).map((date) =>

@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
 import { reportKey } from '../aws/report-keys.js';
 import type { ArchiveReader } from './archive-reader.js';
-import { DnspUsageLine, SiteUsageLine, usableLines } from './archived-lines.js';
-import { DNSP_REPORT_TYPE, SITE_REPORT_TYPE } from './collect-daily.js';
+import { SiteUsageLine, usableLines } from './archived-lines.js';
+import { dnspBySite, SITE_REPORT_TYPE } from './collect-daily.js';
 
 /** One site's seats over a month. */
 export interface SiteSeats {
@@ -76,19 +76,7 @@ export async function collectSeatReport(
       const raw = await limit(() => reader.records(key));
       // A site line without its key or endpoint count is not a reported day for that site.
       const sites = raw ? usableLines(raw, SiteUsageLine).lines : undefined;
-      const dnspKeys = await limit(() =>
-        reader.keys(`reports/dnsp-usage/gsm=${gsm}/date=${date}/type=${DNSP_REPORT_TYPE}/`),
-      );
-      const dnsp = new Map<string, { enabled: boolean; agents: number }>();
-      await Promise.all(
-        dnspKeys.map((k) =>
-          limit(async () => {
-            for (const line of usableLines(await reader.records(k), DnspUsageLine).lines)
-              for (const s of line.Sites)
-                if (s) dnsp.set(s.SiteKey, { enabled: s.DNSPEnabled, agents: s.TotalDNSPAgents });
-          }),
-        ),
-      );
+      const dnsp = await dnspBySite(reader, gsm, date, limit);
       return { date, sites, dnsp };
     }),
   );
