@@ -52,6 +52,31 @@ const TEXT: Record<HealthKind, { title: string; cleared: string }> = {
   'attention-required': { title: 'Attention required', cleared: 'no longer needs attention' },
 };
 
+/**
+ * The fields every alert of a kind carries about its subject: its stable id (the endpoint's, or
+ * the site's when there is no endpoint), severity, and the names of console, site and host.
+ */
+function whoAndWhere(
+  ctx: EvaluationContext,
+  kind: HealthKind,
+  site: string,
+  endpoint: { machineId: string | null; hostName: string | null },
+) {
+  return {
+    id: endpoint.machineId
+      ? alertId(kind, { machineId: endpoint.machineId })
+      : alertId(kind, { site }),
+    kind,
+    severity: ctx.rule(site, kind).severity,
+    gsm: ctx.gsm,
+    consoleName: ctx.names.consoleName,
+    site,
+    siteName: ctx.names.siteName(site),
+    hostName: endpoint.hostName,
+    machineId: endpoint.machineId,
+  };
+}
+
 /** What every kind of one endpoint says, and which kinds the entry could not tell. */
 export function evaluateEndpoint(
   entry: Loose,
@@ -82,15 +107,7 @@ export function evaluateEndpoint(
       kind,
       active,
       alert: {
-        id: alertId(kind, { machineId }),
-        kind,
-        severity: ctx.rule(site, kind).severity,
-        gsm: ctx.gsm,
-        consoleName: ctx.names.consoleName,
-        site,
-        siteName: ctx.names.siteName(site),
-        hostName,
-        machineId,
+        ...whoAndWhere(ctx, kind, site, { machineId, hostName }),
         title: `${text.title}: ${hostName ?? machineId} at ${where}`,
         summary: active
           ? `${text.title}: ${who} at site ${where}.`
@@ -172,15 +189,7 @@ export function evaluateSite(
     kind,
     active,
     alert: {
-      id: alertId(kind, { site }),
-      kind,
-      severity: ctx.rule(site, kind).severity,
-      gsm: ctx.gsm,
-      consoleName: ctx.names.consoleName,
-      site,
-      siteName: ctx.names.siteName(site),
-      hostName: null,
-      machineId: null,
+      ...whoAndWhere(ctx, kind, site, { machineId: null, hostName: null }),
       title: `${TEXT[kind].title}: site ${where}`,
       summary: active
         ? kind === 'licence-expired'
