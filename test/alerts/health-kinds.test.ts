@@ -52,6 +52,15 @@ describe('Health kinds', () => {
     expect(offline?.alert.title).toBe('Not seen: WS-1 at Dental Clinic');
   });
 
+  it('reads a LastSeen and LastChanged without a zone as UTC, and carries them normalised', () => {
+    const entry = { ...base, LastSeen: '2026-06-08T11:00:00', LastChanged: '2026-06-15T11:00:00' };
+    const offline = evaluateEndpoint(entry, ctx).observations.find((o) => o.kind === 'offline');
+    expect(offline?.alert).toMatchObject({
+      occurredAt: '2026-06-15T11:00:00.000Z',
+      facts: { daysSinceSeen: 7, lastSeen: '2026-06-08T11:00:00.000Z' },
+    });
+  });
+
   it('tells an expiring licence from an expired one', () => {
     const facts = (isExpired: boolean, daysRemaining: number) =>
       evaluateSite('S1', { isExpired, daysRemaining, expirationDate: null }, ctx).map(

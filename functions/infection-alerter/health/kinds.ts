@@ -1,5 +1,6 @@
 import type { HealthAlert, HealthKind } from '../../../lib/alerts/index.js';
 import { alertId } from '../../../lib/alerts/index.js';
+import { utcInstant } from '../../../lib/index.js';
 import { readInfection } from '../infection-state.js';
 import type { KindRule } from './rules.js';
 
@@ -35,6 +36,20 @@ const group = (entry: Loose, name: string): Loose | undefined => {
 const bool = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+/**
+ * A service instant normalised (UTC, milliseconds, `Z`) whatever its rendering, or undefined
+ * when absent or not an instant: the service writes some without a zone, which `Date.parse`
+ * would read as local time.
+ */
+const instant = (v: unknown) => {
+  const text = str(v);
+  if (text === undefined) return undefined;
+  try {
+    return utcInstant(text);
+  } catch {
+    return undefined;
+  }
+};
 
 const DAY_MS = 86_400_000;
 
@@ -90,8 +105,8 @@ export function evaluateEndpoint(
   const extended = group(entry, 'ExtendedInfo');
   const features = group(entry, 'EnabledFeatures');
   const os = group(entry, 'OSAndVersions');
-  const lastSeen = str(entry.LastSeen);
-  const occurredAt = str(entry.LastChanged) ?? new Date(ctx.now).toISOString();
+  const lastSeen = instant(entry.LastSeen);
+  const occurredAt = instant(entry.LastChanged) ?? new Date(ctx.now).toISOString();
 
   const observations: Observation[] = [];
   const skipped: HealthKind[] = [];
