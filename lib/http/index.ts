@@ -1,3 +1,9 @@
+export {
+  AdaptiveLimiter,
+  type AdaptiveLimiterOptions,
+  type LimitChangeReason,
+  type LimiterStats,
+} from './adaptive-limiter.js';
 export { type Clock, systemClock } from './clock.js';
 export { type DeadlineOptions, resolveDeadline, waitWithin } from './deadline.js';
 export {
@@ -7,6 +13,8 @@ export {
   type EventName,
   type Listener,
 } from './events.js';
+export { LatencyTrend } from './latency-trend.js';
+export { type LimiterState, LimiterStateSchema, readLimiterState } from './limiter-state.js';
 export {
   backoffDelay,
   DEFAULT_RETRY,
