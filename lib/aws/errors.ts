@@ -53,3 +53,29 @@ export class QueueError extends SkywatchError {
     this.name = 'QueueError';
   }
 }
+
+/**
+ * A resumed multipart upload is no longer there (aborted, expired by the bucket's lifecycle rule,
+ * or completed by another run), or its parts are not the checkpoint's: the caller aborts what is
+ * left and starts the walk again from its first page. A StorageError, so code that handles
+ * those still catches it.
+ */
+export class UploadGoneError extends StorageError {
+  constructor(
+    readonly key: string,
+    readonly uploadId: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Multipart upload of ${key} cannot be resumed: ${reason}; restart the walk`, options);
+    this.name = 'UploadGoneError';
+  }
+}
+
+/** A saved checkpoint is not one a ResumableObjectWriter wrote (bad shape or inconsistent). */
+export class CheckpointError extends SkywatchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CheckpointError';
+  }
+}

@@ -16,7 +16,15 @@ export {
   snsClient,
   sqsClient,
 } from './clients.js';
-export { ConfigError, ConflictError, QueueError, SecretError, StorageError } from './errors.js';
+export {
+  CheckpointError,
+  ConfigError,
+  ConflictError,
+  QueueError,
+  SecretError,
+  StorageError,
+  UploadGoneError,
+} from './errors.js';
 export { manifestKey, type ReportKeyParts, reportKey } from './report-keys.js';
 export {
   type ArchivedObject,
@@ -25,6 +33,15 @@ export {
   ReportStore,
   type ReportStoreOptions,
 } from './report-store.js';
+export {
+  type ResumableCheckpoint,
+  ResumableCheckpointSchema,
+} from './resumable-checkpoint.js';
+export {
+  type ResumableObjectOptions,
+  ResumableObjectWriter,
+  type ResumeOptions,
+} from './resumable-object.js';
 export {
   type CredentialsSecret,
   CredentialsSecretSchema,

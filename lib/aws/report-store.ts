@@ -33,7 +33,8 @@ function isJsonTexts(batch: RecordBatch): batch is { readonly jsonTexts: readonl
   return !Array.isArray(batch);
 }
 
-const NDJSON = { ContentType: 'application/x-ndjson', ContentEncoding: 'gzip' } as const;
+/** How every archive object is stored: gzip NDJSON (also lib/aws/multipart-calls.ts). */
+export const NDJSON = { ContentType: 'application/x-ndjson', ContentEncoding: 'gzip' } as const;
 /**
  * gzip level of archive objects unless the store is told otherwise. Once snapshots stopped
  * being serialised again (they are archived as the service's text), gzip became most of the

@@ -49,14 +49,23 @@ async function waitUntilUp(
   throw new Error(`moto did not start within ${timeoutMs} ms`);
 }
 
+export interface StartMotoOptions {
+  port?: number;
+  python?: string;
+  /**
+   * Extra environment for moto's process (over ours), e.g. `S3_UPLOAD_PART_MIN_SIZE` so a
+   * suite can cut small multipart parts while moto still refuses smaller ones.
+   */
+  env?: Record<string, string>;
+}
+
 /** Starts moto on a free port (or `port`) and waits until it answers. */
-export async function startMoto(
-  options: { port?: number; python?: string } = {},
-): Promise<MotoServer> {
+export async function startMoto(options: StartMotoOptions = {}): Promise<MotoServer> {
   const python = options.python ?? findMotoPython();
   const port = options.port ?? (await freePort());
   const child = spawn(python, ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

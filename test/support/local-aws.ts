@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type AwsClients, createAwsClients } from '../../lib/aws/index.js';
-import { type MotoServer, startMoto } from '../../scripts/local/moto-server.js';
+import {
+  type MotoServer,
+  type StartMotoOptions,
+  startMoto,
+} from '../../scripts/local/moto-server.js';
 import { type LocalResources, provision } from '../../scripts/local/provision.js';
 
 export interface LocalAws {
@@ -12,8 +16,11 @@ export interface LocalAws {
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
 
-export async function startLocalAws(): Promise<LocalAws> {
-  const moto = await startMoto();
+/** `moto.env` reaches moto's process, e.g. a smaller `S3_UPLOAD_PART_MIN_SIZE` for one suite. */
+export async function startLocalAws(
+  options: { moto?: Pick<StartMotoOptions, 'env'> } = {},
+): Promise<LocalAws> {
+  const moto = await startMoto(options.moto);
   const clients = createAwsClients({
     endpoint: moto.endpoint,
     region: 'us-east-1',

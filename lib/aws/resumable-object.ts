@@ -1,0 +1,264 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { createSHA256, type IHasher } from 'hash-wasm';
+import { CheckpointError, StorageError } from './errors.js';
+import {
+  abortUpload,
+  assertPartsHeld,
+  completeUpload,
+  type ObjectTarget,
+  putWholeObject,
+} from './multipart-calls.js';
+import { NdjsonEncoder } from './ndjson-encoder.js';
+import { type CutPart, PartPipeline } from './part-pipeline.js';
+import type { ArchivedObject } from './report-store.js';
+import { parseCheckpoint, type ResumableCheckpoint } from './resumable-checkpoint.js';
+import {
+  firstCheckpoint,
+  partsInFlightOption,
+  type ResumableObjectOptions,
+  type ResumeOptions,
+  type Settings,
+} from './resumable-options.js';
+
+export type { ResumableObjectOptions, ResumeOptions };
+
+const gzipAsync = promisify(gzip);
+/** A page's gzip output comes back from the thread pool in few chunks, each a hop. */
+const GZIP_CHUNK = 512 * 1024;
+
+/**
+ * Writes one gzip NDJSON object from pages of JSON texts, so that a walk can stop (a Lambda's
+ * deadline) and go on in another process, and the object comes out byte for byte as an
+ * uninterrupted walk would have written it.
+ *
+ * Each page is its own gzip member (concatenated members are one valid gzip file), and a part
+ * is cut as soon as the pending members reach `partSize`: part boundaries depend only on the
+ * pages, so a resumed walk, which starts again at a part boundary, cuts the same parts. The
+ * SHA-256 runs in hash-wasm, whose state can be saved into the checkpoint.
+ *
+ * Call `addPage` one page at a time (await each). Objects under one part are a single
+ * PutObject; larger ones a multipart upload with `partsInFlight` parts uploading meanwhile.
+ *
+ * @example
+ * const writer = saved
+ *   ? await ResumableObjectWriter.resume(s3, bucket, saved)
+ *   : await ResumableObjectWriter.start(s3, bucket, key);
+ * // No pages in the parts: from the first page. Else from the continuation, if any is left.
+ * const pages = !saved || saved.pages === 0 ? walk() : saved.continuation ? walk(saved.continuation) : [];
+ * for await (const page of pages) {
+ *   await writer.addPage(page.entryTexts(), page.next ?? null);
+ *   if (nearDeadline()) return saveCheckpoint(await writer.settle());
+ * }
+ * return writer.finish();
+ */
+export class ResumableObjectWriter {
+  private readonly encoder = new NdjsonEncoder();
+  private readonly parts: PartPipeline;
+  private readonly settings: Settings;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private pendingRecords = 0;
+  private pendingPages = 0;
+  private pendingAfter: string | null = null;
+  private busy = false;
+  private closed = false;
+  /** A failed call leaves pages half taken: every later call fails the same way. */
+  private broken: unknown;
+
+  private constructor(
+    private readonly target: ObjectTarget,
+    checkpoint: ResumableCheckpoint,
+    /** Covers the bytes of every part cut so far, in flight or not. */
+    private readonly hasher: IHasher,
+    partsInFlight: number,
+  ) {
+    const { gzipLevel, partSize, metadata } = checkpoint;
+    this.settings = { gzipLevel, partSize, metadata };
+    this.parts = new PartPipeline(target, checkpoint, partsInFlight);
+  }
+
+  /** A new object at `key`; nothing reaches S3 until a part fills or `finish`. */
+  static async start(
+    s3: S3Client,
+    bucket: string,
+    key: string,
+    options: ResumableObjectOptions = {},
+  ): Promise<ResumableObjectWriter> {
+    const hasher = await createSHA256();
+    const checkpoint = firstCheckpoint(key, Buffer.from(hasher.save()).toString('base64'), options);
+    return new ResumableObjectWriter(
+      { s3, bucket, key },
+      checkpoint,
+      hasher,
+      partsInFlightOption(options),
+    );
+  }
+
+  /**
+   * Goes on from a checkpoint (as `checkpoint()` gave it, JSON round-tripped or not): a
+   * CheckpointError when it is not one, an UploadGoneError when S3 no longer holds its upload
+   * or its parts. The dead writer must be dead: two writers of one upload overwrite each other.
+   */
+  static async resume(
+    s3: S3Client,
+    bucket: string,
+    checkpoint: unknown,
+    options: ResumeOptions = {},
+  ): Promise<ResumableObjectWriter> {
+    const saved = parseCheckpoint(checkpoint);
+    const hasher = await createSHA256();
+    try {
+      hasher.load(Buffer.from(saved.hashState, 'base64'));
+    } catch (error) {
+      throw new CheckpointError(`Checkpoint for ${saved.key} has an unreadable hashState`, {
+        cause: error,
+      });
+    }
+    const target = { s3, bucket, key: saved.key };
+    if (saved.uploadId !== null) await assertPartsHeld(target, saved.uploadId, saved.parts);
+    return new ResumableObjectWriter(target, saved, hasher, partsInFlightOption(options));
+  }
+
+  /** Aborts the upload a checkpoint names, for a process that holds only the checkpoint. */
+  static async abortCheckpoint(s3: S3Client, bucket: string, checkpoint: unknown): Promise<void> {
+    const saved = parseCheckpoint(checkpoint);
+    if (saved.uploadId !== null) {
+      await abortUpload({ s3, bucket, key: saved.key }, saved.uploadId);
+    }
+  }
+
+  get key(): string {
+    return this.target.key;
+  }
+
+  /**
+   * Adds one page: `texts` are its records as JSON texts, `after` where the walk goes on after
+   * it (the service's continuation token, null after the last page). Resolves once the page is
+   * compressed and, when it filled a part, that part's upload has started; an earlier part's
+   * failed upload rejects here.
+   */
+  async addPage(texts: readonly string[], after: string | null): Promise<void> {
+    await this.guarded('addPage', async () => {
+      this.parts.throwIfFailed();
+      if (texts.length > 0) {
+        // gzip has read the encoder's buffer before this call returns, so reusing it is safe.
+        this.addMember(await this.compress(this.encoder.encodeTexts(texts)), texts.length);
+      }
+      this.pendingPages += 1;
+      this.pendingAfter = after;
+      if (this.pendingBytes >= this.settings.partSize) await this.cutPart();
+    });
+  }
+
+  /**
+   * The state after the last part whose upload completed (earlier parts all completed too).
+   * Pages added since are not in it: a resumed walk fetches them again.
+   */
+  checkpoint(): ResumableCheckpoint {
+    return structuredClone(this.parts.committed);
+  }
+
+  /** Waits for the parts in flight, then answers `checkpoint()`: the most a stop can keep. */
+  async settle(): Promise<ResumableCheckpoint> {
+    await this.parts.settle();
+    return this.checkpoint();
+  }
+
+  /** Uploads what is left and completes the object. The writer is spent afterwards. */
+  async finish(): Promise<ArchivedObject> {
+    const archived = await this.guarded('finish', async () => {
+      await this.parts.settle();
+      const committed = this.parts.committed;
+      if (committed.bytes + this.pendingBytes === 0) {
+        // No records at all: still a valid (empty) gzip file rather than zero bytes.
+        this.addMember(await this.compress(Buffer.alloc(0)), 0);
+      }
+      const uploadId = this.parts.uploadId;
+      if (uploadId === null) {
+        const whole = this.takePending();
+        this.hasher.update(whole.body);
+        await putWholeObject(this.target, whole.body, this.settings.metadata);
+        return this.archived(whole.body.length, whole.records);
+      }
+      if (this.pendingBytes > 0) await this.cutPart();
+      await this.parts.settle();
+      await completeUpload(this.target, uploadId, committed.parts);
+      return this.archived(committed.bytes, committed.records);
+    });
+    this.closed = true;
+    return archived;
+  }
+
+  /** Stops for good: waits for parts in flight, then aborts the upload if there is one. */
+  async abort(): Promise<void> {
+    this.closed = true;
+    await this.parts.settle().catch(() => undefined);
+    const uploadId = this.parts.uploadId;
+    if (uploadId !== null) await abortUpload(this.target, uploadId);
+  }
+
+  private async guarded<T>(method: string, work: () => Promise<T>): Promise<T> {
+    if (this.closed) {
+      throw new StorageError(`${method} on a finished or aborted writer of ${this.key}`);
+    }
+    if (this.broken) throw this.broken;
+    if (this.busy) {
+      throw new StorageError(`${method} before the previous call on ${this.key} resolved`);
+    }
+    this.busy = true;
+    try {
+      return await work();
+    } catch (error) {
+      this.broken ??= error;
+      throw error;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private archived(bytes: number, records: number): ArchivedObject {
+    const sha256 = this.hasher.digest('hex');
+    return { key: this.target.key, bytes, records, sha256, written: true };
+  }
+
+  private async compress(ndjson: Buffer): Promise<Buffer> {
+    try {
+      return await gzipAsync(ndjson, { level: this.settings.gzipLevel, chunkSize: GZIP_CHUNK });
+    } catch (error) {
+      throw new StorageError(`Cannot compress a page of ${this.key}`, { cause: error });
+    }
+  }
+
+  private addMember(member: Buffer, records: number): void {
+    this.pending.push(member);
+    this.pendingBytes += member.length;
+    this.pendingRecords += records;
+  }
+
+  private takePending(): CutPart & { records: number } {
+    const [only] = this.pending;
+    const body =
+      this.pending.length === 1 && only ? only : Buffer.concat(this.pending, this.pendingBytes);
+    const cut = {
+      body,
+      records: this.pendingRecords,
+      pages: this.pendingPages,
+      after: this.pendingAfter,
+      hashState: '',
+    };
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.pendingRecords = 0;
+    this.pendingPages = 0;
+    return cut;
+  }
+
+  private async cutPart(): Promise<void> {
+    const part = this.takePending();
+    this.hasher.update(part.body);
+    part.hashState = Buffer.from(this.hasher.save()).toString('base64');
+    await this.parts.upload(part);
+  }
+}
