@@ -1,27 +1,27 @@
 import { getHeapStatistics } from 'node:v8';
-import {
-  archiveGsmReports,
-  GSM_REPORT_TYPES,
-} from '../functions/report-fetcher/archive-reports.js';
-import {
-  archiveSnapshots,
-  SNAPSHOT_PAGING,
-} from '../functions/report-fetcher/archive-snapshots.js';
-import { createAwsClients, ReportStore } from '../lib/aws/index.js';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { createAwsClients } from '../lib/aws/index.js';
 import { SkywatchClient } from '../lib/index.js';
+import { archiveWalks, downloadWalks, reachWalks, type Setup } from './day-job.js';
 import { maxByTenth } from './tenths.js';
 
 /**
- * One measurement in its own process, so its peak RSS is its own: walk a GSM's status
- * snapshots (4.3 and 4.4) in one of these ways and print what it cost.
- *   discard  download and parse every page, keep nothing (the floor)
- *   archive  the report fetcher's streaming archive (prefetch, gzip, multipart upload)
- *   warm     the first WARM_PAGES pages of each snapshot, unmeasured: warms the emulator up
- * Before the clock starts the walk does what the report fetcher's daily run does before its
- * snapshots: the day's usage reports (4.5, 4.6), archived through the same store when the walk
- * writes, so the service client holds a token and the S3 client has made its first requests.
+ * One measurement in its own process, so its peak RSS is its own: a GSM's status snapshots
+ * walked as the report fetcher's job walks them (the console in one walk each, or site by site
+ * above 100,000 endpoints), in one of these ways:
+ *   discard  download every page through the same limiter, keep nothing (the floor)
+ *   archive  the job: every page compressed and uploaded, in invocations of `invocationMs`
+ *   warm     the first WARM_PAGES pages, unmeasured: warms the emulator up
+ * Before the clock starts the walk does what the job's opening does: the day's usage reports
+ * (4.5, 4.6), archived when the walk writes, so the client holds a token and the S3 client has
+ * made its first requests.
  */
-const [mode, baseUrl, authUrl, gsm, s3Endpoint, bucket] = process.argv.slice(2);
+const [mode, baseUrl, authUrl, gsm = '', s3Endpoint, given = '', concurrency = '16', invocation] =
+  process.argv.slice(2);
+// A bucket of its own: each archive walk creates its day's job afresh.
+const bucket = mode === 'archive' ? `${given}-${process.pid}` : given;
+const invocationMs = invocation ? Number(invocation) : Number.POSITIVE_INFINITY;
+let invocationEnds = Number.POSITIVE_INFINITY;
 const client = new SkywatchClient({
   baseUrl: baseUrl ?? '',
   authUrl: authUrl ?? '',
@@ -32,58 +32,23 @@ const client = new SkywatchClient({
     password: 'demo-password',
   },
   attemptTimeoutMs: 60_000,
+  // As a function's client: no call outlives its invocation.
+  remainingTimeMs: () => invocationEnds - Date.now(),
 });
 const aws = createAwsClients({
   endpoint: s3Endpoint ?? '',
   credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },
 });
-const store = new ReportStore(aws.s3, bucket ?? '');
-const key = gsm ?? '';
+const setup: Setup = { client, s3: aws.s3, bucket, gsm, concurrency: Number(concurrency) };
 const WARM_PAGES = 20;
-
-async function reachSnapshots(): Promise<void> {
-  if (mode === 'archive') {
-    await archiveGsmReports(client, store, key, undefined);
-    return;
-  }
-  // The same calls archiveGsmReports makes, the day pinned by the first answer, nothing kept.
-  let effectiveDate: string | undefined;
-  for (const reportType of GSM_REPORT_TYPES) {
-    const report = await client.gsmUsageReport(key, {
-      reportType,
-      ...(effectiveDate ? { effectiveDate } : {}),
-    });
-    effectiveDate ??= report.ReportInfo.EffectiveDate.slice(0, 10);
-    await client.sitesUsageReport(key, { reportType, effectiveDate });
-  }
-}
-
-async function run(): Promise<{ endpoints: number; bytes: number }> {
-  if (mode === 'archive') {
-    const [agents, dnsp] = await archiveSnapshots(client, store, key, '2026-06-15');
-    return { endpoints: agents?.records ?? 0, bytes: (agents?.bytes ?? 0) + (dnsp?.bytes ?? 0) };
-  }
-  let endpoints = 0;
-  const snapshots = [
-    client.gsmAgentStatus(key, SNAPSHOT_PAGING),
-    client.gsmDnspStatus(key, SNAPSHOT_PAGING),
-  ];
-  for (const [i, pager] of snapshots.entries()) {
-    let pages = 0;
-    for await (const page of pager.pages()) {
-      if (i === 0) endpoints += page.entries.length;
-      if (mode === 'warm' && ++pages === WARM_PAGES) break;
-    }
-  }
-  return { endpoints, bytes: 0 };
-}
 
 function fail(error: unknown): never {
   console.log(JSON.stringify({ mode, error: (error as Error).message }));
   process.exit(1);
 }
 
-await reachSnapshots().catch(fail);
+if (mode === 'archive') await aws.s3.send(new CreateBucketCommand({ Bucket: bucket })).catch(fail);
+const opened = await reachWalks(setup, mode === 'archive').catch(fail);
 // RSS over the walk, to tell memory that levels off from memory that keeps climbing.
 const rssSamples: { atMs: number; value: number }[] = [];
 setInterval(() => {
@@ -94,7 +59,15 @@ setInterval(() => {
 }, 100).unref();
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
-run()
+const walk = async () => {
+  if (mode === 'archive')
+    return archiveWalks(setup, opened, invocationMs, (endsAt) => {
+      invocationEnds = endsAt;
+    });
+  const pages = mode === 'warm' ? WARM_PAGES : Number.POSITIVE_INFINITY;
+  return { ...(await downloadWalks(setup, opened, pages)), bytes: 0 };
+};
+walk()
   .then((result) => {
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);

@@ -1,15 +1,17 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import pLimit from 'p-limit';
 import { fetchSite } from '../functions/report-fetcher/archive-site.js';
-import { archiveSites } from '../functions/report-fetcher/fan-out.js';
-import { createAwsClients, ReportStore } from '../lib/aws/index.js';
+import { JobStore } from '../functions/report-fetcher/job-store.js';
+import { newJob } from '../functions/report-fetcher/plan.js';
+import { runJob } from '../functions/report-fetcher/run-job.js';
+import { createAwsClients, ReportStore, StateStore } from '../lib/aws/index.js';
+import { AdaptiveLimiter } from '../lib/http/index.js';
 import { SkywatchClient } from '../lib/index.js';
 import { startMoto } from '../scripts/local/moto-server.js';
 import { startEmulatorProcess } from './processes.js';
 
 /**
  * DNSP reports (4.8) for 1,000 sites with 50 ms added to every call: the report fetcher's
- * bounded pool against the ideal (sites / concurrency × latency) and against one site after
+ * adaptive pool against the ideal (sites / concurrency × latency) and against one site after
  * another. The emulator and moto run in their own processes, as the real service and S3 would.
  */
 export interface FanOut {
@@ -57,7 +59,15 @@ export async function fanOut(concurrency = 16): Promise<FanOut> {
         password: 'demo-password',
       },
     });
-    const deps = { client, store: new ReportStore(aws.s3, 'bench-fan-out') };
+    const store = new ReportStore(aws.s3, 'bench-fan-out');
+    const deps = {
+      client,
+      s3: aws.s3,
+      bucket: 'bench-fan-out',
+      store,
+      jobs: new JobStore(new StateStore(aws.s3, 'bench-fan-out')),
+      manifests: new StateStore(aws.s3, 'bench-fan-out', ''),
+    };
     const info = (await (await fetch(`${emulator.adminUrl}/info`)).json()) as {
       gsms: { sites: { key: string }[] }[];
     };
@@ -70,21 +80,41 @@ export async function fanOut(concurrency = 16): Promise<FanOut> {
       }),
     });
     await client.tokens.getToken();
+    const limits = { initial: concurrency, min: 1, max: concurrency };
     // One site after another, on 50 sites, extrapolated: all 1,000 would take about a minute.
     const seqStarted = performance.now();
-    await archiveSites(deps, tasks('2026-06-01').slice(0, 50), {
-      concurrency: 1,
-      fanoutThreshold: Number.POSITIVE_INFINITY,
-    });
+    for (const task of tasks('2026-06-01').slice(0, 50)) await fetchSite(client, task);
     const sequentialEstimateMs = ((performance.now() - seqStarted) / 50) * sites;
-    const limit = pLimit(concurrency);
+    const limiter = new AdaptiveLimiter(limits);
+    const detach = limiter.attach(client);
     const started = performance.now();
-    await Promise.all(tasks('2026-06-03').map((task) => limit(() => fetchSite(client, task))));
+    await Promise.all(
+      tasks('2026-06-03').map((task) => limiter.run(() => fetchSite(client, task))),
+    );
     const wallMs = performance.now() - started;
+    detach();
+    // The whole day's job: the same calls, plus each report written to local S3.
+    const held = await deps.jobs.create(
+      newJob({
+        gsm: emulator.gsm,
+        day: '2026-06-02',
+        snapshotDate: null,
+        sites: keys.map((key) => ({ key, id: key, name: key, endpoints: 2 })),
+        unidentified: 0,
+        reports: [],
+        owner: 'bench',
+        now: Date.now(),
+        settings: { siteWalkAbove: 0 },
+      }),
+    );
+    if (!held) throw new Error('the job exists already');
     const e2eStarted = performance.now();
-    const outcome = await archiveSites(deps, tasks('2026-06-02'), {
-      concurrency,
-      fanoutThreshold: Number.POSITIVE_INFINITY,
+    const outcome = await runJob(deps, held, {
+      concurrency: limits,
+      gzipLevel: 2,
+      maxTaskAttempts: 3,
+      saveEveryMs: 60_000,
+      pauseAt: Number.POSITIVE_INFINITY,
     });
     const endToEndMs = performance.now() - e2eStarted;
     const idealMs = (sites / concurrency) * latencyMs;
@@ -97,8 +127,8 @@ export async function fanOut(concurrency = 16): Promise<FanOut> {
       idealMs,
       ratio: wallMs / idealMs,
       sequentialEstimateMs,
-      archived: outcome.archived.length,
-      failed: outcome.failed.length,
+      archived: outcome.manifest?.sites.archived ?? 0,
+      failed: outcome.manifest?.sites.failed.length ?? sites,
     };
   } finally {
     await emulator.stop();

@@ -22,7 +22,7 @@ import {
 export const FUNCTION_ENTRIES = {
   tokenRefresher: 'functions/token-refresher/handler.ts',
   reportFetcher: 'functions/report-fetcher/handler.ts',
-  siteWorker: 'functions/report-fetcher/site-worker.ts',
+  archiveWorker: 'functions/report-fetcher/archive-worker.ts',
   blockedUrlAlerter: 'functions/blocked-url-alerter/handler.ts',
   infectionAlerter: 'functions/infection-alerter/handler.ts',
   cartCustomerWebhook: 'functions/cart-customer-webhook/handler.ts',
@@ -32,8 +32,11 @@ export const FUNCTION_ENTRIES = {
 
 export type FunctionName = keyof typeof FUNCTION_ENTRIES;
 
-/** Site workers get six times their timeout of visibility, as Lambda advises for SQS. */
-export const SITE_WORKER_TIMEOUT = Duration.minutes(5);
+/**
+ * The archive worker may run as long as Lambda allows: a day's job goes on until a reserve
+ * before this. Its queue gets six times that of visibility, as Lambda advises for SQS.
+ */
+export const ARCHIVE_WORKER_TIMEOUT = Duration.minutes(15);
 
 export interface FunctionDeps {
   readonly projectRoot: string;
@@ -42,7 +45,7 @@ export interface FunctionDeps {
   readonly archive: ReportBucket;
   readonly alertTopic: sns.ITopic;
   readonly opsTopic: sns.ITopic;
-  readonly fanoutQueue: sqs.IQueue;
+  readonly archiveQueue: sqs.IQueue;
   /** Health alerts from the topic, for the notifier; and where refused deliveries go. */
   readonly notifierQueue: sqs.IQueue;
   readonly notifierDeadLetterQueue: sqs.IQueue;
@@ -60,7 +63,7 @@ export function createFunctions(
   scope: Construct,
   deps: FunctionDeps,
 ): Record<FunctionName, SkywatchFunction> {
-  const { settings: s, secrets, archive, alertTopic, fanoutQueue } = deps;
+  const { settings: s, secrets, archive, alertTopic, archiveQueue } = deps;
   const bucket = archive.bucket;
   const common = {
     alarmTopic: deps.opsTopic,
@@ -97,58 +100,62 @@ export function createFunctions(
     ...common,
     entry: entry('reportFetcher'),
     serviceName: 'report-fetcher',
-    description: 'Archives the previous day of Skywatch reports to S3 and fans out per-site work',
+    description: 'Archives a day of Skywatch reports and status snapshots to S3',
     timeout: Duration.minutes(15),
     memorySize: REPORT_FETCHER_MEMORY_MB,
     asyncRetryAttempts: 2,
     environment: env({
       REPORT_BUCKET: bucket.bucketName,
       GSM_KEYS: gsmKeys,
-      FANOUT_QUEUE_URL: fanoutQueue.queueUrl,
+      ARCHIVE_QUEUE_URL: archiveQueue.queueUrl,
       ARCHIVE_GZIP_LEVEL: String(s.archiveGzipLevel),
+      SERVICE_CONCURRENCY: String(s.archiveServiceConcurrency),
     }),
   });
-  // The report day records (what each site's archiving ended with) the manifests are built
-  // from: written by the fetcher and the site worker, never by anything else.
+  // The day jobs (what a day's archive must hold, how far each walk got) the manifests are
+  // written from: written by the fetcher and the archive worker, never by anything else.
   const dayRecords = `${BUCKET_PREFIXES.state}report-fetcher/`;
   secrets.token.grantRead(reportFetcher.function);
   for (const prefix of [BUCKET_PREFIXES.reports, BUCKET_PREFIXES.manifests, dayRecords]) {
     grantPrefixRead(reportFetcher, bucket, prefix);
     grantPrefixWrite(reportFetcher, bucket, prefix);
   }
-  fanoutQueue.grantSendMessages(reportFetcher.function);
+  archiveQueue.grantSendMessages(reportFetcher.function);
 
-  const siteWorker = new SkywatchFunction(scope, 'SiteWorker', {
+  const archiveWorker = new SkywatchFunction(scope, 'ArchiveWorker', {
     ...common,
-    entry: entry('siteWorker'),
-    serviceName: 'report-site-worker',
-    description: 'Archives the reports of one site, from the report fetcher fan-out queue',
-    timeout: SITE_WORKER_TIMEOUT,
-    memorySize: 512,
+    entry: entry('archiveWorker'),
+    serviceName: 'report-archive-worker',
+    description: 'Goes on with a day of the archive that the report fetcher handed over',
+    timeout: ARCHIVE_WORKER_TIMEOUT,
+    memorySize: REPORT_FETCHER_MEMORY_MB,
     failuresKeptBy:
-      'the fan-out queue invokes it synchronously and moves a message that failed every delivery to FanoutDeadLetterQueue.',
+      'the archive queue invokes it synchronously and moves a message that failed every delivery to ArchiveDeadLetterQueue.',
     environment: env({
       REPORT_BUCKET: bucket.bucketName,
-      GSM_KEYS: gsmKeys,
+      ARCHIVE_QUEUE_URL: archiveQueue.queueUrl,
       ARCHIVE_GZIP_LEVEL: String(s.archiveGzipLevel),
+      SERVICE_CONCURRENCY: String(s.archiveServiceConcurrency),
     }),
   });
-  secrets.token.grantRead(siteWorker.function);
+  secrets.token.grantRead(archiveWorker.function);
+  // It hands a job it cannot finish over to a fresh invocation of itself.
+  archiveQueue.grantSendMessages(archiveWorker.function);
   // Read too: the store compares a report's hash (HEAD) before rewriting it, and a missing
   // key answers 404 rather than 403 only with the List permission grantRead carries. The
-  // worker records its site and rebuilds the day's manifest when it is the last to finish.
+  // worker saves the day's job and writes its manifest when the job ends.
   for (const prefix of [BUCKET_PREFIXES.reports, BUCKET_PREFIXES.manifests, dayRecords]) {
-    grantPrefixRead(siteWorker, bucket, prefix);
-    grantPrefixWrite(siteWorker, bucket, prefix);
+    grantPrefixRead(archiveWorker, bucket, prefix);
+    grantPrefixWrite(archiveWorker, bucket, prefix);
   }
   // The event source grants receive/delete/change-visibility on the queue.
-  const fanoutSource = new lambdaEvents.SqsEventSource(fanoutQueue, {
+  const archiveSource = new lambdaEvents.SqsEventSource(archiveQueue, {
     batchSize: 1,
     reportBatchItemFailures: true,
-    maxConcurrency: s.siteWorkerMaxConcurrency,
+    maxConcurrency: s.archiveWorkerMaxConcurrency,
   });
-  siteWorker.function.addEventSource(fanoutSource);
-  acknowledgeQueueRedrive(siteWorker, 'the fan-out queue', 'FanoutDeadLetterQueue');
+  archiveWorker.function.addEventSource(archiveSource);
+  acknowledgeQueueRedrive(archiveWorker, 'the archive queue', 'ArchiveDeadLetterQueue');
 
   // Cursors, claims and de-duplication records: read, conditional writes, and deleting a claim
   // when the attempt it guarded failed.
@@ -278,7 +285,7 @@ export function createFunctions(
     alertNotifier,
     tokenRefresher,
     reportFetcher,
-    siteWorker,
+    archiveWorker,
     blockedUrlAlerter,
     infectionAlerter,
     cartCustomerWebhook,

@@ -19,10 +19,10 @@ import type { SkywatchFunction } from './constructs/skywatch-function.js';
 import { SkywatchSecrets } from './constructs/skywatch-secrets.js';
 import { WebhookApi } from './constructs/webhook-api.js';
 import {
+  ARCHIVE_WORKER_TIMEOUT,
   createFunctions,
   type FunctionName,
   NOTIFIER_TIMEOUT,
-  SITE_WORKER_TIMEOUT,
 } from './functions.js';
 
 /** The repository root: entries are resolved from it. */
@@ -43,8 +43,8 @@ export class SkywatchStack extends Stack {
   readonly archive: ReportBucket;
   readonly alerts: SecureTopic;
   readonly ops: SecureTopic;
-  readonly fanoutQueue: sqs.Queue;
-  readonly fanoutDeadLetterQueue: sqs.Queue;
+  readonly archiveQueue: sqs.Queue;
+  readonly archiveDeadLetterQueue: sqs.Queue;
   readonly notifierQueue: sqs.Queue;
   readonly notifierDeadLetterQueue: sqs.Queue;
   readonly webhook: WebhookApi;
@@ -79,23 +79,23 @@ export class SkywatchStack extends Stack {
     });
     this.ops = ops;
 
-    const fanoutDeadLetters = deadLetterQueue(
+    const archiveDeadLetters = deadLetterQueue(
       this,
-      'FanoutDeadLetterQueue',
-      'the fan-out queue (site work that failed every delivery)',
+      'ArchiveDeadLetterQueue',
+      "the archive queue (hand-overs of a day's job that failed every delivery)",
     );
-    const fanout = secureQueue(this, 'FanoutQueue', {
-      visibilityTimeout: Duration.seconds(SITE_WORKER_TIMEOUT.toSeconds() * 6),
+    const archiveQueue = secureQueue(this, 'ArchiveQueue', {
+      visibilityTimeout: Duration.seconds(ARCHIVE_WORKER_TIMEOUT.toSeconds() * 6),
       retentionPeriod: Duration.days(4),
-      deadLetterQueue: { queue: fanoutDeadLetters, maxReceiveCount: s.fanoutMaxReceiveCount },
+      deadLetterQueue: { queue: archiveDeadLetters, maxReceiveCount: s.archiveMaxReceiveCount },
     });
-    this.fanoutQueue = fanout;
-    this.fanoutDeadLetterQueue = fanoutDeadLetters;
-    queueDepthAlarm(this, 'FanoutDeadLetterAlarm', {
-      queue: fanoutDeadLetters,
+    this.archiveQueue = archiveQueue;
+    this.archiveDeadLetterQueue = archiveDeadLetters;
+    queueDepthAlarm(this, 'ArchiveDeadLetterAlarm', {
+      queue: archiveDeadLetters,
       topic: ops.topic,
       description:
-        'Skywatch report fetcher: site work failed after every retry; the manifest lists the missing sites.',
+        "Skywatch report fetcher: a day's job failed after every retry; the next daily run takes it over (docs/operations.md).",
     });
 
     // SNS → SQS → notifier: partial batch failures retry one message, not the batch, and
@@ -135,7 +135,7 @@ export class SkywatchStack extends Stack {
       archive,
       alertTopic: alerts.topic,
       opsTopic: ops.topic,
-      fanoutQueue: fanout,
+      archiveQueue,
       notifierQueue,
       notifierDeadLetterQueue: notifierDeadLetters,
     });

@@ -13,6 +13,20 @@ export const GSM_REPORT_TYPES = [
   'EndpointsSeenInLast30Days',
 ] as const;
 
+/** A site of the sites report, with what a walk of it needs. */
+export interface ReportSite {
+  key: string;
+  id: string;
+  name: string;
+  /** TotalEndpoints as the report gave it; 0 when absent or unreadable. */
+  endpoints: number;
+}
+
+function count(site: { TotalEndpoints?: unknown }): number {
+  const n = site.TotalEndpoints;
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
+}
+
 /**
  * 4.5 for every report type and 4.6 for every report type, for one GSM and day. Without a day
  * the service's newest report decides it; the answer's EffectiveDate names the day archived.
@@ -25,11 +39,14 @@ export async function archiveGsmReports(
 ): Promise<{
   day: string;
   objects: ArchivedObject[];
-  sites: { key: string; id: string; name: string }[];
+  sites: ReportSite[];
+  /** Sites of the sites report that lack a key or an id: they cannot be walked on their own. */
+  unidentified: number;
 }> {
   const objects: ArchivedObject[] = [];
   let effective = day;
-  let sites: { key: string; id: string; name: string }[] = [];
+  let sites: ReportSite[] = [];
+  let unidentified = 0;
   for (const reportType of GSM_REPORT_TYPES) {
     const report = await client.gsmUsageReport(gsm, {
       reportType,
@@ -73,10 +90,15 @@ export async function archiveGsmReports(
     objects.push(await store.writeRecords(siteKey, rows, { ...meta, operation: '4.6' }));
     // Every site is archived above; only those with key and id can be worked on (the client
     // counts the others, rule `needed`).
+    // A site's size for planning walks: the largest count any report type gave it.
+    const before = new Map(sites.map((s) => [s.key, s.endpoints]));
     sites = (bySite.Sites ?? []).flatMap((s) => {
       const site = client.needs(s, SiteIdentity, 'UsageReportSites.Sites');
-      return site ? [{ key: site.SiteKey, id: site.SiteId, name: s.SiteName ?? '' }] : [];
+      if (!site) return [];
+      const endpoints = Math.max(count(s), before.get(site.SiteKey) ?? 0);
+      return [{ key: site.SiteKey, id: site.SiteId, name: s.SiteName ?? '', endpoints }];
     });
+    unidentified = (bySite.Sites ?? []).length - sites.length;
   }
-  return { day: effective ?? '', objects, sites };
+  return { day: effective ?? '', objects, sites, unidentified };
 }

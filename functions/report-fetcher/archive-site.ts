@@ -1,23 +1,28 @@
 import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
-import { type SkywatchClient, serviceValue, type UsageReportSiteDNSP } from '../../lib/index.js';
+import {
+  type CallOptions,
+  type SkywatchClient,
+  serviceValue,
+  type UsageReportSiteDNSP,
+} from '../../lib/index.js';
 
 export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days';
 
-/** The work for one site: its DNSP usage report (4.8) for a day. Also the SQS message body. */
+/** The work for one site: its DNSP usage report (4.8) for a day. */
 export interface SiteTask {
   gsm: string;
   site: string;
   day: string;
-  /**
-   * How many sites the day has, so that a site worker can tell when every site has been
-   * tried and the day's manifest is worth rebuilding (manifest.ts).
-   */
-  siteCount?: number;
 }
 
 /** The service half of a site's work. */
-export function fetchSite(client: SkywatchClient, task: SiteTask): Promise<UsageReportSiteDNSP> {
+export function fetchSite(
+  client: SkywatchClient,
+  task: SiteTask,
+  call: CallOptions = {},
+): Promise<UsageReportSiteDNSP> {
   return client.siteDnspUsageReport(task.gsm, task.site, {
+    ...call,
     reportType: DNSP_REPORT_TYPE,
     effectiveDate: task.day,
   });
@@ -49,6 +54,7 @@ export async function archiveSite(
   client: SkywatchClient,
   store: ReportStore,
   task: SiteTask,
+  call: CallOptions = {},
 ): Promise<ArchivedObject> {
-  return storeSite(store, task, await fetchSite(client, task));
+  return storeSite(store, task, await fetchSite(client, task, call));
 }

@@ -44,8 +44,9 @@ const Fields = z.strictObject({
   noncurrentVersionExpirationDays: int(1, 36_500, d.noncurrentVersionExpirationDays),
   accessLogExpirationDays: int(1, 36_500, d.accessLogExpirationDays),
   archiveHeartbeatHours: int(25, 168, d.archiveHeartbeatHours),
-  siteWorkerMaxConcurrency: int(2, 1000, d.siteWorkerMaxConcurrency),
-  fanoutMaxReceiveCount: int(1, 1000, d.fanoutMaxReceiveCount),
+  archiveWorkerMaxConcurrency: int(2, 1000, d.archiveWorkerMaxConcurrency),
+  archiveMaxReceiveCount: int(1, 1000, d.archiveMaxReceiveCount),
+  archiveServiceConcurrency: int(1, 64, d.archiveServiceConcurrency),
   archiveGzipLevel: int(1, 9, d.archiveGzipLevel),
   athena: bool(d.athena),
 });

@@ -63,10 +63,18 @@ export interface SkywatchSettings {
   readonly accessLogExpirationDays?: number;
   /** Hours without an `ArchiveCompleted` metric before the heartbeat alarm fires. @default 26 */
   readonly archiveHeartbeatHours?: number;
-  /** Most concurrent site workers (SQS event source maximum concurrency, 2–1000). @default 5 */
-  readonly siteWorkerMaxConcurrency?: number;
-  /** Deliveries of a fan-out message before it moves to the dead-letter queue. @default 3 */
-  readonly fanoutMaxReceiveCount?: number;
+  /**
+   * Most archive workers at once (SQS event source maximum concurrency, 2–1000): one a day's
+   * job that outgrew the fetcher's invocation, so one a GSM at most on a daily run. @default 5
+   */
+  readonly archiveWorkerMaxConcurrency?: number;
+  /**
+   * Most service calls one day's job makes at once (1–64); the adaptive limiter moves below it
+   * when the service throttles or slows down. @default 16
+   */
+  readonly archiveServiceConcurrency?: number;
+  /** Deliveries of an archive hand-over message before it moves to the dead-letter queue. @default 3 */
+  readonly archiveMaxReceiveCount?: number;
   /**
    * gzip level of archive objects, 1 (fastest) to 9 (smallest). 2 keeps the daily archive's CPU
    * low for a few per cent more bytes than 4; docs/performance.md has the trade. @default 2
@@ -102,8 +110,9 @@ export const DEFAULT_SETTINGS = {
   noncurrentVersionExpirationDays: 30,
   accessLogExpirationDays: 90,
   archiveHeartbeatHours: 26,
-  siteWorkerMaxConcurrency: 5,
-  fanoutMaxReceiveCount: 3,
+  archiveWorkerMaxConcurrency: 5,
+  archiveMaxReceiveCount: 3,
+  archiveServiceConcurrency: 16,
   // The store's DEFAULT_GZIP_LEVEL (lib/aws), repeated: infra/ does not import lib/.
   archiveGzipLevel: 2,
   athena: true,

@@ -50,7 +50,7 @@ interface Pending<T> {
  * again, which at-least-once consumers must tolerate anyway.
  *
  * @example
- * const queue = new WorkQueue<SiteTask>(clients.sqs, process.env.FANOUT_QUEUE_URL);
+ * const queue = new WorkQueue<SiteTask>(clients.sqs, process.env.ARCHIVE_QUEUE_URL);
  * const { sent, unsent } = await queue.send(tasks);
  * for (const u of unsent) logger.warn('not queued', { site: u.item.site, code: u.code });
  */

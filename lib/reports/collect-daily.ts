@@ -94,14 +94,19 @@ export async function infectedIn(
   gsm: string,
   date: string,
 ): Promise<InfectedSet | undefined> {
-  const key = reportKey({ dataset: 'agent-status', gsm, date, file: 'snapshot.ndjson.gz' });
+  // One object for the console, or one a site when a large console was walked site by site.
+  const day = reportKey({ dataset: 'agent-status', gsm, date, file: 'snapshot.ndjson.gz' });
+  const folder = day.slice(0, day.lastIndexOf('/') + 1);
+  const keys = (await reader.keys(folder)).filter((k) => k.endsWith('/snapshot.ndjson.gz'));
   const infected: InfectedSet = new Map();
   let seen = false;
-  for await (const raw of reader.stream(key)) {
-    seen = true;
-    // An entry the service wrote without its id or infection flag cannot be counted either way.
-    const line = usableLine(raw, StatusLine);
-    if (line?.BasicInfo.Infected) infected.set(line.MachineID, line.KC);
+  for (const key of keys.sort()) {
+    for await (const raw of reader.stream(key)) {
+      seen = true;
+      // An entry the service wrote without its id or infection flag cannot be counted either way.
+      const line = usableLine(raw, StatusLine);
+      if (line?.BasicInfo.Infected) infected.set(line.MachineID, line.KC);
+    }
   }
   return seen ? infected : undefined;
 }

@@ -19,7 +19,7 @@ export function functionEnv(
     TOKEN_SECRET_ARN: res.tokenSecretArn,
     REPORT_BUCKET: res.bucket,
     ALERT_TOPIC_ARN: res.topicArn,
-    FANOUT_QUEUE_URL: res.fanoutQueueUrl,
+    ARCHIVE_QUEUE_URL: res.archiveQueueUrl,
     GSM_KEYS: gsmKeys.join(','),
     NOTIFIER_SECRET_ARN: res.notifierSecretArn,
     NOTIFIER_DLQ_URL: res.notifierDlqUrl,

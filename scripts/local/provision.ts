@@ -15,8 +15,8 @@ export interface LocalResources {
   topicArn: string;
   /** A queue subscribed to the alert topic, standing in for an e-mail inbox. */
   alertQueueUrl: string;
-  fanoutQueueUrl: string;
-  fanoutDlqUrl: string;
+  archiveQueueUrl: string;
+  archiveDlqUrl: string;
   credentialsSecretArn: string;
   tokenSecretArn: string;
   /** The alert notifier's queue (subscribed to health alerts), its dead letters and secret. */
@@ -47,15 +47,15 @@ export async function provision(
       Attributes: { RawMessageDelivery: 'false' },
     }),
   );
-  const dlq = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${name}-fanout-dlq` }));
-  const fanoutDlqUrl = dlq.QueueUrl ?? '';
-  const fanout = await clients.sqs.send(
+  const dlq = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${name}-archive-dlq` }));
+  const archiveDlqUrl = dlq.QueueUrl ?? '';
+  const archive = await clients.sqs.send(
     new CreateQueueCommand({
-      QueueName: `${name}-fanout`,
+      QueueName: `${name}-archive`,
       Attributes: {
         VisibilityTimeout: '30',
         RedrivePolicy: JSON.stringify({
-          deadLetterTargetArn: await queueArn(clients, fanoutDlqUrl),
+          deadLetterTargetArn: await queueArn(clients, archiveDlqUrl),
           maxReceiveCount: 3,
         }),
       },
@@ -77,8 +77,8 @@ export async function provision(
     bucket,
     topicArn,
     alertQueueUrl,
-    fanoutQueueUrl: fanout.QueueUrl ?? '',
-    fanoutDlqUrl,
+    archiveQueueUrl: archive.QueueUrl ?? '',
+    archiveDlqUrl,
     credentialsSecretArn: creds.ARN ?? '',
     tokenSecretArn: token.ARN ?? '',
   };

@@ -41,18 +41,18 @@ async function receiveAll(url: string): Promise<unknown[]> {
 describe('Class: WorkQueue (local SQS)', () => {
   it('sends every item to the queue as one JSON message', async () => {
     // Prepare
-    const queue = new WorkQueue<{ n: number }>(aws.clients.sqs, res.fanoutQueueUrl);
+    const queue = new WorkQueue<{ n: number }>(aws.clients.sqs, res.archiveQueueUrl);
     const items = Array.from({ length: 23 }, (_, n) => ({ n }));
     // Act
     const outcome = await queue.send(items);
     // Assess
     expect(outcome).toEqual({ sent: items, unsent: [] });
-    const bodies = (await receiveAll(res.fanoutQueueUrl)) as { n: number }[];
+    const bodies = (await receiveAll(res.archiveQueueUrl)) as { n: number }[];
     expect(bodies.map((b) => b.n).sort((a, b) => a - b)).toEqual(items.map((i) => i.n));
   });
 
   it('reports an item too large for a message and sends the others', async () => {
-    const queue = new WorkQueue<{ pad: string }>(aws.clients.sqs, res.fanoutQueueUrl, {
+    const queue = new WorkQueue<{ pad: string }>(aws.clients.sqs, res.archiveQueueUrl, {
       maxMessageBytes: 1024,
     });
     const big = { pad: 'x'.repeat(2000) };
@@ -62,11 +62,11 @@ describe('Class: WorkQueue (local SQS)', () => {
     expect(outcome.unsent).toEqual([
       expect.objectContaining({ item: big, code: 'MessageTooLong', senderFault: true }),
     ]);
-    expect(await receiveAll(res.fanoutQueueUrl)).toEqual([small]);
+    expect(await receiveAll(res.archiveQueueUrl)).toEqual([small]);
   });
 
   it('raises QueueError naming the queue when the call itself fails', async () => {
-    const url = `${res.fanoutQueueUrl}-does-not-exist`;
+    const url = `${res.archiveQueueUrl}-does-not-exist`;
     const queue = new WorkQueue<number>(aws.clients.sqs, url);
     const error = await queue.send([1]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(QueueError);

@@ -4,7 +4,8 @@ import {
   GSM_REPORT_TYPES,
 } from '../../functions/report-fetcher/archive-reports.js';
 import { DNSP_REPORT_TYPE, storeSite } from '../../functions/report-fetcher/archive-site.js';
-import { archiveSnapshots } from '../../functions/report-fetcher/archive-snapshots.js';
+import { planWalks } from '../../functions/report-fetcher/plan.js';
+import { walkKey } from '../../functions/report-fetcher/walk-task.js';
 import type { ArchivedObject, ReportStore } from '../../lib/aws/index.js';
 import type { SkywatchClient, UsageReportSiteDNSP } from '../../lib/index.js';
 import { type Json, type Synth, synth } from './helpers.js';
@@ -28,22 +29,14 @@ function recordingStore(keys: string[]): ReportStore {
       keys.push(key);
       return archived(key);
     },
-    streamRecords: async (key: string, batches: AsyncIterable<unknown>) => {
-      for await (const _ of batches);
-      keys.push(key);
-      return archived(key);
-    },
   };
   return store as unknown as ReportStore;
 }
 
-const noPages = () => ({ pages: async function* () {} });
 const reportInfo = { EffectiveDate: `${DAY}T00:00:00Z`, ReportType: 'x', GSMKey: GSM };
 const client = {
   gsmUsageReport: async () => ({ ReportInfo: reportInfo, GSM: {} }),
   sitesUsageReport: async () => ({ ReportInfo: { ...reportInfo, Count: 0 }, Sites: [] }),
-  gsmAgentStatus: noPages,
-  gsmDnspStatus: noPages,
 } as unknown as SkywatchClient;
 
 let keys: string[];
@@ -52,7 +45,11 @@ beforeAll(async () => {
   keys = [];
   const store = recordingStore(keys);
   await archiveGsmReports(client, store, GSM, DAY);
-  await archiveSnapshots(client, store, GSM, DAY);
+  // Snapshot walks of the console, and of a site when a large console is walked site by site.
+  const site = { key: 'SITE-KEY-1', id: 'id', name: 'n', endpoints: 10 };
+  for (const above of [100, 0])
+    for (const task of planWalks([site], 0, { siteWalkAbove: above }))
+      keys.push(walkKey(GSM, DAY, task));
   await storeSite(store, { gsm: GSM, site: 'SITE-KEY-1', day: DAY }, {} as UsageReportSiteDNSP);
   s = synth();
 });
@@ -83,7 +80,7 @@ function projections(): Map<string, Projection> {
 describe('Archive tables and the keys the report fetcher writes', () => {
   it('places every archived object under exactly one table, at its projected partition', () => {
     const tables = [...projections()];
-    expect(keys.length).toBe(GSM_REPORT_TYPES.length * 2 + 3);
+    expect(keys.length).toBe(GSM_REPORT_TYPES.length * 2 + 5);
     for (const key of keys) {
       const matches = tables.filter(([, { pattern }]) => pattern.test(key));
       expect(

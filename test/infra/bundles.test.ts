@@ -34,7 +34,7 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 const NAMES: FunctionName[] = [
   'tokenRefresher',
   'reportFetcher',
-  'siteWorker',
+  'archiveWorker',
   'blockedUrlAlerter',
   'infectionAlerter',
   'cartCustomerWebhook',
@@ -117,7 +117,7 @@ describe('Bundles (real esbuild, no Docker)', () => {
     const uses: Record<FunctionName, string[]> = {
       tokenRefresher: ['client-secrets-manager'],
       reportFetcher: ['client-s3', 'client-secrets-manager', 'client-sqs'],
-      siteWorker: ['client-s3', 'client-secrets-manager'],
+      archiveWorker: ['client-s3', 'client-secrets-manager'],
       blockedUrlAlerter: ['client-s3', 'client-secrets-manager', 'client-sns'],
       infectionAlerter: ['client-s3', 'client-secrets-manager', 'client-sns'],
       cartCustomerWebhook: ['client-s3', 'client-secrets-manager'],

@@ -16,7 +16,7 @@ const env = (name: FunctionName): Record<string, string> => fnProps(name).Enviro
 const NAMES: FunctionName[] = [
   'tokenRefresher',
   'reportFetcher',
-  'siteWorker',
+  'archiveWorker',
   'blockedUrlAlerter',
   'infectionAlerter',
   'cartCustomerWebhook',
@@ -28,7 +28,7 @@ const NAMES: FunctionName[] = [
 const SERVICE_NAMES: Record<FunctionName, string> = {
   tokenRefresher: 'token-refresher',
   reportFetcher: 'report-fetcher',
-  siteWorker: 'report-site-worker',
+  archiveWorker: 'report-archive-worker',
   blockedUrlAlerter: 'blocked-url-alerter',
   infectionAlerter: 'infection-alerter',
   cartCustomerWebhook: 'cart-customer-webhook',
@@ -67,7 +67,7 @@ describe('SkywatchFunction: every function', () => {
     expect(sizes).toEqual({
       tokenRefresher: [30, 256],
       reportFetcher: [900, 1024],
-      siteWorker: [300, 512],
+      archiveWorker: [300, 512],
       blockedUrlAlerter: [300, 512],
       infectionAlerter: [120, 512],
       cartCustomerWebhook: [25, 512],
@@ -134,11 +134,11 @@ describe('SkywatchFunction: configuration per function', () => {
       expect.objectContaining({
         REPORT_BUCKET: ref(s.stack.archive.bucket),
         GSM_KEYS: 'AAAA-BBBB-CCCC-DDDD-EEEE,FFFF-GGGG-HHHH-IIII-JJJJ',
-        FANOUT_QUEUE_URL: ref(s.stack.fanoutQueue),
+        ARCHIVE_QUEUE_URL: ref(s.stack.archiveQueue),
         ARCHIVE_GZIP_LEVEL: '2',
       }),
     );
-    expect(env('siteWorker').ARCHIVE_GZIP_LEVEL).toBe('2');
+    expect(env('archiveWorker').ARCHIVE_GZIP_LEVEL).toBe('2');
   });
 
   it('gives the alerters the topic and their thresholds', () => {
@@ -183,7 +183,7 @@ describe('SkywatchFunction: configuration per function', () => {
     );
     expect(envOf('cartCustomerWebhook').WEBHOOK_TOLERANCE_SECONDS).toBe('120');
     expect(envOf('reportFetcher').ARCHIVE_GZIP_LEVEL).toBe('6');
-    expect(envOf('siteWorker').ARCHIVE_GZIP_LEVEL).toBe('6');
+    expect(envOf('archiveWorker').ARCHIVE_GZIP_LEVEL).toBe('6');
   });
 
   it("starts every function with the runtime's own V8 flags: no exec wrapper", () => {
@@ -208,8 +208,8 @@ describe('SkywatchFunction: configuration per function', () => {
 
   it('feeds the site worker from the fan-out queue one site at a time, reporting partial failures', () => {
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      EventSourceArn: arn(s.stack.fanoutQueue),
-      FunctionName: ref(s.stack.functions.siteWorker.function),
+      EventSourceArn: arn(s.stack.archiveQueue),
+      FunctionName: ref(s.stack.functions.archiveWorker.function),
       BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 5 },
@@ -239,7 +239,7 @@ describe('SkywatchFunction: failed asynchronous invocations', () => {
 
   it('gives no dead-letter queue to the synchronously invoked functions', () => {
     expect(s.stack.functions.cartCustomerWebhook.deadLetterQueue).toBeUndefined();
-    expect(s.stack.functions.siteWorker.deadLetterQueue).toBeUndefined();
+    expect(s.stack.functions.archiveWorker.deadLetterQueue).toBeUndefined();
     s.template.resourceCountIs('AWS::Lambda::EventInvokeConfig', 5);
     s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
       Qualifier: '$LATEST',

@@ -134,11 +134,11 @@ describe('Queues', () => {
   });
 
   it('gives the fan-out queue six site-worker timeouts of visibility and a dead-letter queue after 3 receives', () => {
-    expect(resource(logicalId(s.stack.fanoutQueue)).Properties).toEqual(
+    expect(resource(logicalId(s.stack.archiveQueue)).Properties).toEqual(
       expect.objectContaining({
         VisibilityTimeout: 1800,
         RedrivePolicy: {
-          deadLetterTargetArn: arn(s.stack.fanoutDeadLetterQueue),
+          deadLetterTargetArn: arn(s.stack.archiveDeadLetterQueue),
           maxReceiveCount: 3,
         },
       }),
@@ -147,14 +147,14 @@ describe('Queues', () => {
 
   it('keeps dead letters for 14 days', () => {
     expect(
-      resource(logicalId(s.stack.fanoutDeadLetterQueue)).Properties.MessageRetentionPeriod,
+      resource(logicalId(s.stack.archiveDeadLetterQueue)).Properties.MessageRetentionPeriod,
     ).toBe(1_209_600);
   });
 
   it('takes the fan-out receive count from the settings', () => {
-    const { stack, template } = synth({ fanoutMaxReceiveCount: 5 });
+    const { stack, template } = synth({ archiveMaxReceiveCount: 5 });
     template.hasResourceProperties('AWS::SQS::Queue', {
-      RedrivePolicy: { deadLetterTargetArn: arn(stack.fanoutDeadLetterQueue), maxReceiveCount: 5 },
+      RedrivePolicy: { deadLetterTargetArn: arn(stack.archiveDeadLetterQueue), maxReceiveCount: 5 },
     });
   });
 });

@@ -59,15 +59,15 @@ describe('cdk-nag AwsSolutionsChecks and ServerlessChecks', () => {
   it('reports what it is not told about (the check can fail)', () => {
     const { app, stack } = synth();
     new s3.Bucket(stack, 'Careless');
-    stack.functions.siteWorker.role.addToPolicy(
+    stack.functions.archiveWorker.role.addToPolicy(
       new iam.PolicyStatement({ actions: ['s3:*'], resources: ['*'] }),
     );
     expect(findings(app)).toEqual(
       expect.arrayContaining([
         'error AwsSolutions-S1 at Skywatch/Careless/Resource',
         'error AwsSolutions-S10 at Skywatch/Careless/Resource',
-        'error AwsSolutions-IAM5[Action::s3:*] at Skywatch/SiteWorker/Role/DefaultPolicy/Resource',
-        'error AwsSolutions-IAM5[Resource::*] at Skywatch/SiteWorker/Role/DefaultPolicy/Resource',
+        'error AwsSolutions-IAM5[Action::s3:*] at Skywatch/ArchiveWorker/Role/DefaultPolicy/Resource',
+        'error AwsSolutions-IAM5[Resource::*] at Skywatch/ArchiveWorker/Role/DefaultPolicy/Resource',
       ]),
     );
   });
@@ -75,12 +75,12 @@ describe('cdk-nag AwsSolutionsChecks and ServerlessChecks', () => {
   it('reports what the Serverless pack is not told about (the check can fail)', () => {
     const { app, stack } = synth();
     new sqs.Queue(stack, 'Careless');
-    const fn = stack.functions.siteWorker.function.node.defaultChild as lambda.CfnFunction;
+    const fn = stack.functions.archiveWorker.function.node.defaultChild as lambda.CfnFunction;
     fn.tracingConfig = { mode: lambda.Tracing.PASS_THROUGH };
     expect(findings(app)).toEqual(
       expect.arrayContaining([
         'error Serverless-SQSRedrivePolicy at Skywatch/Careless/Resource',
-        'warning Serverless-LambdaTracing at Skywatch/SiteWorker/Function/Resource',
+        'warning Serverless-LambdaTracing at Skywatch/ArchiveWorker/Function/Resource',
       ]),
     );
   });
@@ -170,7 +170,7 @@ describe('cdk-nag acknowledgements', () => {
       [
         'TokenRefresher',
         'ReportFetcher',
-        'SiteWorker',
+        'ArchiveWorker',
         'BlockedUrlAlerter',
         'InfectionAlerter',
         'CartCustomerWebhook',

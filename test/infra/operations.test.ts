@@ -149,7 +149,7 @@ describe('Alarms', () => {
 
   it('alarms on every dead-letter queue holding a message', () => {
     const queues = [
-      s.stack.fanoutDeadLetterQueue,
+      s.stack.archiveDeadLetterQueue,
       s.stack.notifierDeadLetterQueue,
       ...Object.values(s.stack.functions).flatMap((fn) => fn.deadLetterQueue ?? []),
     ];

@@ -80,7 +80,7 @@ describe('SkywatchStack: least privilege, function by function', () => {
     ];
     expectExactly(fn, [
       logs(fn),
-      allow(SQS_SEND, [arn(s.stack.fanoutQueue), arn(deadLetterQueue(fn))].sort(byJson)),
+      allow(SQS_SEND, [arn(s.stack.archiveQueue), arn(deadLetterQueue(fn))].sort(byJson)),
       allow(SECRET_READ, ref(s.stack.secrets.token)),
       allow(S3_READ, [arn(bucket), ...prefixes].sort(byJson)),
       allow(S3_PUT, prefixes.sort(byJson)),
@@ -89,7 +89,7 @@ describe('SkywatchStack: least privilege, function by function', () => {
   });
 
   it('lets the site worker read the token, read/write reports/, manifests/ and the day records, and consume the fan-out queue', () => {
-    const { siteWorker: fn } = s.stack.functions;
+    const { archiveWorker: fn } = s.stack.functions;
     const { bucket, key } = s.stack.archive;
     const prefixes = [
       prefixArn(bucket, 'manifests/'),
@@ -110,7 +110,7 @@ describe('SkywatchStack: least privilege, function by function', () => {
           'sqs:GetQueueUrl',
           'sqs:ReceiveMessage',
         ],
-        arn(s.stack.fanoutQueue),
+        arn(s.stack.archiveQueue),
       ),
     ]);
   });

@@ -38,7 +38,7 @@ const policy = (...statements: Json[]) => ({ Version: '2012-10-17', Statement: s
 const ALL_FUNCTIONS: FunctionName[] = [
   'tokenRefresher',
   'reportFetcher',
-  'siteWorker',
+  'archiveWorker',
   'blockedUrlAlerter',
   'infectionAlerter',
   'cartCustomerWebhook',
@@ -165,7 +165,7 @@ describe('Queue policies', () => {
   });
 
   it('grants nothing on the fan-out queue and its dead-letter queue by queue policy', () => {
-    for (const queue of [s.stack.fanoutQueue, s.stack.fanoutDeadLetterQueue]) {
+    for (const queue of [s.stack.archiveQueue, s.stack.archiveDeadLetterQueue]) {
       expect(policyOf('AWS::SQS::QueuePolicy', 'Queues', queue)).toEqual(
         policy(denyPlainHttp(queue)),
       );

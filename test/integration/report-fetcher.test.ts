@@ -1,17 +1,12 @@
 import { gunzipSync } from 'node:zlib';
 import { DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SiteTask } from '../../functions/report-fetcher/archive-site.js';
-import { archiveSites } from '../../functions/report-fetcher/fan-out.js';
-import { ReportStore, SecretStore, SecretTokenSource, WorkQueue } from '../../lib/aws/index.js';
-import { SkywatchClient } from '../../lib/index.js';
 import { type Product, startProduct } from '../support/product.js';
 
 let product: Product;
 beforeAll(async () => {
-  product = await startProduct({}, { FANOUT_THRESHOLD: '50' });
+  // One attempt a call and two a task: a site that keeps failing is recorded quickly.
+  product = await startProduct({}, { TASK_MAX_ATTEMPTS: '2', SKYWATCH_MAX_ATTEMPTS: '1' });
   await product.run('token-refresher');
 });
 afterAll(async () => product?.close());
@@ -34,12 +29,13 @@ async function lines(key: string): Promise<Record<string, unknown>[]> {
 
 describe('Function: report-fetcher', () => {
   it('archives the newest reports of every type, every site, and full status snapshots', async () => {
-    const out = await product.run<{ manifests: { date: string; objects: number }[] }>(
+    const out = await product.run<{ days: { date: string; complete: boolean }[] }>(
       'report-fetcher',
     );
     const reportDay = day(-2);
     // The newest report day first, then the three days before it, which have no manifest yet.
-    expect(out.manifests.map((m) => m.date)).toEqual([reportDay, day(-5), day(-4), day(-3)]);
+    expect(out.days.map((m) => m.date)).toEqual([reportDay, day(-5), day(-4), day(-3)]);
+    expect(out.days.every((m) => m.complete)).toBe(true);
     const info = product.emulator.info().gsms[0];
     const keys = (await product.objects('reports/')).map((o) => o.key);
     expect(
@@ -70,8 +66,8 @@ describe('Function: report-fetcher', () => {
         Key: `manifests/report-fetcher/date=${missing}/gsm=${product.gsm}.json`,
       }),
     );
-    const out = await product.run<{ manifests: { date: string }[] }>('report-fetcher');
-    expect(out.manifests.map((m) => m.date)).toEqual([day(-2), missing]);
+    const out = await product.run<{ days: { date: string }[] }>('report-fetcher');
+    expect(out.days.map((m) => m.date)).toEqual([day(-2), missing]);
     expect(await product.objects(`manifests/report-fetcher/date=${missing}/`)).toHaveLength(1);
   });
 
@@ -84,11 +80,11 @@ describe('Function: report-fetcher', () => {
   it('backfills a date range: reports and a manifest per day, no snapshots', async () => {
     const from = day(-9);
     const to = day(-7);
-    const out = await product.run<{ manifests: { date: string }[] }>('report-fetcher', {
+    const out = await product.run<{ days: { date: string }[] }>('report-fetcher', {
       from,
       to,
     });
-    expect(out.manifests.map((m) => m.date)).toEqual([day(-9), day(-8), day(-7)]);
+    expect(out.days.map((m) => m.date)).toEqual([day(-9), day(-8), day(-7)]);
     for (const d of [day(-9), day(-8), day(-7)]) {
       expect((await product.objects(`manifests/report-fetcher/date=${d}/`)).length).toBe(1);
       expect(
@@ -127,47 +123,6 @@ describe('Function: report-fetcher', () => {
     expect(manifest.complete).toBe(false);
     expect(manifest.sites.failed.length).toBeGreaterThan(0);
     expect(manifest.sites.failed[0].reason).toMatch(/500|internal/i);
-  });
-});
-
-describe('Function: report-fetcher fan-out', () => {
-  it('queues per-site work above the threshold and the site worker archives it', async () => {
-    const d = day(-15);
-    const client = new SkywatchClient({
-      baseUrl: product.emulator.baseUrl,
-      auth: new SecretTokenSource(
-        new SecretStore(product.aws.clients.secrets),
-        product.res.tokenSecretArn,
-      ),
-    });
-    const sites = product.emulator.info().gsms[0]?.sites ?? [];
-    const outcome = await archiveSites(
-      {
-        client,
-        store: new ReportStore(product.aws.clients.s3, product.res.bucket),
-        queue: new WorkQueue<SiteTask>(product.aws.clients.sqs, product.res.fanoutQueueUrl),
-      },
-      sites.map((s) => ({ gsm: product.gsm, site: s.key, day: d })),
-      { concurrency: 2, fanoutThreshold: 1 },
-    );
-    expect(outcome.queued).toHaveLength(sites.length);
-    const received = await product.aws.clients.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: product.res.fanoutQueueUrl, MaxNumberOfMessages: 10 }),
-    );
-    const event: SQSEvent = {
-      Records: (received.Messages ?? []).map((m) => ({
-        messageId: m.MessageId ?? '',
-        body: m.Body ?? '',
-      })) as SQSEvent['Records'],
-    };
-    event.Records.push({ messageId: 'broken', body: '{"gsm":1}' } as SQSEvent['Records'][number]);
-    const result = await product.run<{ batchItemFailures: { itemIdentifier: string }[] }>(
-      'report-site-worker',
-      event,
-    );
-    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'broken' }]);
-    expect(await product.objects(`reports/dnsp-usage/gsm=${product.gsm}/date=${d}/`)).toHaveLength(
-      event.Records.length - 1,
-    );
+    expect(manifest.sites.failed[0].attempts).toBe(2);
   });
 });

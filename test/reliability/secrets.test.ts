@@ -152,7 +152,7 @@ beforeAll(async () => {
     webhook(JSON.stringify({ ...order, vendorOrderCode: 'SO-FAIL-1' }), product.webhookSecret),
   );
   emulator.setFaults([{ kind: 'reset', count: 200 }]);
-  await step('report-site-worker', 'site worker: connection resets', {
+  await step('report-archive-worker', 'site worker: connection resets', {
     Records: [
       {
         messageId: 'm1',
@@ -251,7 +251,7 @@ describe('Secrets never leak', () => {
       'infection-alerter',
       'blocked-url-alerter',
       'report-fetcher',
-      'report-site-worker',
+      'report-archive-worker',
       'cart-customer-webhook',
     ])
       expect(lines.some((l) => l.includes(`"service":"${service}"`))).toBe(true);

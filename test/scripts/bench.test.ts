@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArchiveAtScale, ArchiveRun } from '../../bench/archive-results.js';
 import type { ColdStart } from '../../bench/cold-start.js';
 import type { FanOut } from '../../bench/fan-out.js';
+import type { LatencyRun } from '../../bench/latency.js';
 import type { TokenEconomy } from '../../bench/token-economy.js';
 
 interface BenchResult {
@@ -15,6 +16,7 @@ interface BenchResult {
   tokens: TokenEconomy;
   fanOut: FanOut;
   coldStart: { results: ColdStart[] };
+  latency: LatencyRun[];
 }
 
 // `npm run bench` is a command the README promises, and nothing else runs it at every commit:
@@ -35,6 +37,8 @@ beforeAll(async () => {
       BENCH_SMALL_WALKS: '1',
       BENCH_WALKS: '1',
       BENCH_COLD_RUNS: '1',
+      BENCH_LATENCY_ENDPOINTS: '4000',
+      BENCH_LATENCY_SITES: '8',
       // The deployed Node major is a 50 MB download; the run's shape does not depend on it.
       BENCH_NODE: 'current',
       BENCH_RESULTS_DIR: dir,

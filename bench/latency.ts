@@ -1,0 +1,116 @@
+import { startMoto } from '../scripts/local/moto-server.js';
+import { runWorker, startEmulatorProcess } from './processes.js';
+
+/**
+ * The realistic-latency run: a console of a million endpoints over 1,000 sites whose every
+ * status page is answered after `latencyMs` (the emulator's latency fault), archived site by
+ * site in invocations far shorter than a Lambda's, so walks must stop and go on. Compared with
+ * the ideal (pages × latency ÷ concurrency) and with downloading the same pages at the same
+ * settings.
+ */
+export interface LatencyRun {
+  endpoints: number;
+  sites: number;
+  latencyMs: number;
+  concurrency: number;
+  invocationMs: number;
+  archive: {
+    wallMs: number;
+    invocations: number;
+    longestInvocationMs: number;
+    resumptions: number;
+    pages: number;
+    walks: number;
+    complete: boolean;
+    throttles: number;
+    peakRssMb: number;
+  };
+  download: { wallMs: number; pages: number };
+  tokenCalls: number;
+  idealMs: number;
+  ratio: number;
+}
+
+/** The smoke test (test/scripts/bench.test.ts) makes the console tiny. */
+const ENDPOINTS = Number(process.env.BENCH_LATENCY_ENDPOINTS ?? 1_000_000);
+const SITES = Number(process.env.BENCH_LATENCY_SITES ?? 1_000);
+export const LATENCY_TARGET = 1.25;
+
+export async function latencyRun(
+  latencyMs: number,
+  concurrency: number,
+  invocationMs: number,
+): Promise<LatencyRun> {
+  const moto = await startMoto();
+  const emulator = await startEmulatorProcess([
+    '--gsms',
+    '1',
+    '--sites',
+    String(SITES),
+    '--endpoints',
+    String(ENDPOINTS),
+    '--now',
+    '2026-06-15T12:00:00Z',
+  ]);
+  try {
+    const admin = (path: string, body?: unknown) =>
+      fetch(`${emulator.adminUrl}${path}`, {
+        method: body === undefined ? 'GET' : path === '/faults' ? 'PUT' : 'POST',
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    await admin('/faults', {
+      faults: ['status.site', 'status.site.dnsp'].map((operation) => ({
+        operation,
+        kind: 'latency',
+        latencyMs,
+      })),
+    });
+    // The archive worker's arguments: the walks of the job, in invocations of invocationMs.
+    const args = (mode: string, bucket: string) => [
+      mode,
+      emulator.baseUrl,
+      emulator.authUrl,
+      emulator.gsm,
+      moto.endpoint,
+      bucket,
+      String(concurrency),
+      String(invocationMs),
+    ];
+    const download = await runWorker<LatencyRun['download']>(
+      'bench/archive-worker.ts',
+      args('discard', `bench-latency-d-${latencyMs}`),
+    );
+    await admin('/stats/reset', {});
+    const archive = await runWorker<LatencyRun['archive']>(
+      'bench/archive-worker.ts',
+      args('archive', `bench-latency-a-${latencyMs}`),
+    );
+    const stats = (await admin('/stats')) as { tokenGrants: Record<string, number> };
+    const tokenCalls = Object.values(stats.tokenGrants).reduce((a, b) => a + b, 0);
+    const idealMs = (archive.pages * latencyMs) / concurrency;
+    return {
+      endpoints: ENDPOINTS,
+      sites: SITES,
+      latencyMs,
+      concurrency,
+      invocationMs,
+      archive,
+      download,
+      tokenCalls,
+      idealMs,
+      ratio: archive.wallMs / Math.max(idealMs, download.wallMs),
+    };
+  } finally {
+    await emulator.stop();
+    await moto.stop();
+  }
+}
+
+/** The run's verdict: every walk done, no invocation past its timeout, wall near the bound. */
+export function latencyMet(run: LatencyRun): boolean {
+  return (
+    run.archive.complete &&
+    run.archive.longestInvocationMs <= run.invocationMs &&
+    run.ratio <= LATENCY_TARGET
+  );
+}

@@ -1,0 +1,238 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { ReportStore, StateStore } from '../../lib/aws/index.js';
+import { AdaptiveLimiter } from '../../lib/http/index.js';
+import { redact, type SkywatchClient } from '../../lib/index.js';
+import { archiveSite } from './archive-site.js';
+import {
+  type DayJob,
+  type DayTask,
+  jobEnded,
+  type SiteReportTask,
+  type WalkTask,
+} from './day-job.js';
+import type { HeldJob, JobStore } from './job-store.js';
+import { buildManifest, type Manifest, writeManifest } from './manifest.js';
+import { transient } from './task-errors.js';
+import { runWalk } from './walk-task.js';
+
+export interface JobDeps {
+  client: SkywatchClient;
+  s3: S3Client;
+  bucket: string;
+  store: ReportStore;
+  jobs: JobStore;
+  /** Manifests (a StateStore over the bucket root). */
+  manifests: StateStore;
+}
+
+export interface JobSettings {
+  /** Service calls at once: where a job starts, and the bounds the limiter moves within. */
+  concurrency: { initial: number; min: number; max: number };
+  /** gzip level of walks' objects. */
+  gzipLevel: number;
+  /** Bytes of a multipart part (tests only; S3's smallest otherwise). */
+  partSize?: number;
+  /** Entries a status page (tests only; the service's largest otherwise). */
+  pageSize?: number;
+  /** First wait before a task that failed transiently runs again; doubles. @default 250 */
+  retryBaseMs?: number;
+  /** Longest such wait. @default 30000 */
+  retryMaxMs?: number;
+  /** Attempts a task may fail transiently before it fails for good. */
+  maxTaskAttempts: number;
+  /** The job is saved at least this often while it runs, so a crash loses little. */
+  saveEveryMs: number;
+  /** Epoch ms after which no work may start: the invocation's end less a reserve. */
+  pauseAt: number;
+  now?: () => number;
+}
+
+export interface JobEvents {
+  onPage?(): void;
+  /** The limiter cut concurrency: the service throttled, slowed down or timed out. */
+  onThrottle?(limit: number, reason: string): void;
+  onTaskFailed?(task: DayTask, reason: string): void;
+  /** At the end of the invocation: the throttled answers (429, 503) it met. */
+  onThrottled?(count: number): void;
+}
+
+export interface RunOutcome {
+  held: HeldJob;
+  /** Every task has ended; the manifest is written. */
+  ended: boolean;
+  manifest?: Manifest;
+  /** Tasks this invocation left for the next one. */
+  pending: number;
+}
+
+/**
+ * Runs a held job until every task has ended or the invocation must stop (`pauseAt`), then
+ * saves it; when it has ended, writes the day's manifest. Tasks run a bounded number at a time,
+ * every service call through one adaptive limiter, so concurrency shrinks when the service
+ * throttles or slows down and grows back after; the limiter's level is saved with the job, so a
+ * next invocation starts where this one left off.
+ */
+export async function runJob(
+  deps: JobDeps,
+  held: HeldJob,
+  settings: JobSettings,
+  events: JobEvents = {},
+): Promise<RunOutcome> {
+  const now = settings.now ?? Date.now;
+  const job: DayJob = structuredClone(held.job);
+  let current = held;
+  const limiter = new AdaptiveLimiter({
+    ...settings.concurrency,
+    ...(job.limiter ? { state: job.limiter } : {}),
+    now,
+    onChange: (limit, reason) => {
+      if (reason !== 'increase') events.onThrottle?.(limit, reason);
+    },
+  });
+  const detach = limiter.attach(deps.client);
+  const day = job.snapshotDate ?? job.date;
+  const walkDeps = {
+    client: deps.client,
+    s3: deps.s3,
+    bucket: deps.bucket,
+    gzipLevel: settings.gzipLevel,
+    ...(settings.partSize === undefined ? {} : { partSize: settings.partSize }),
+    ...(settings.pageSize === undefined ? {} : { pageSize: settings.pageSize }),
+    limiter,
+    pauseAt: settings.pauseAt,
+    stopping: () => pausing(),
+    onPage: () => {
+      job.stats.pages++;
+      events.onPage?.();
+    },
+  };
+
+  const queue = job.tasks.filter((t) => t.status === 'pending');
+  // Wait before a task that failed transiently runs again: doubles, up to a cap.
+  const backoffMs = (attempts: number) =>
+    Math.min(
+      settings.retryMaxMs ?? 30_000,
+      (settings.retryBaseMs ?? 250) * 2 ** Math.min(attempts, 10),
+    );
+  // Set when the job is lost to another owner: everything stops as at a pause.
+  let lost = false;
+  const pausing = () => lost || now() >= settings.pauseAt;
+  let lastSave = now();
+  let saving: Promise<void> | undefined;
+  // Throttles are counted by the limiter; the job keeps the run's total across invocations.
+  const throttlesBefore = job.stats.throttles;
+  const save = async () => {
+    job.limiter = limiter.save();
+    job.stats.throttles = throttlesBefore + limiter.stats().throttles;
+    current = await deps.jobs.save({ job: structuredClone(job), etag: current.etag }, now());
+    lastSave = now();
+  };
+
+  const fail = (task: DayTask, error: unknown) => {
+    const reason = redact((error as Error).message ?? String(error));
+    task.attempts++;
+    task.reason = reason;
+    if (!transient(error) || task.attempts >= settings.maxTaskAttempts) {
+      task.status = 'failed';
+      events.onTaskFailed?.(task, reason);
+      return false;
+    }
+    return true;
+  };
+
+  const runSiteReport = async (task: SiteReportTask) => {
+    try {
+      const object = await limiter.run(() =>
+        archiveSite(
+          deps.client,
+          deps.store,
+          { gsm: job.gsm, site: task.site, day: job.date },
+          {
+            deadline: settings.pauseAt,
+          },
+        ),
+      );
+      task.status = 'done';
+      task.object = {
+        key: object.key,
+        bytes: object.bytes,
+        records: object.records,
+        sha256: object.sha256,
+      };
+      delete task.reason;
+      return false;
+    } catch (error) {
+      if (pausing()) return false;
+      return fail(task, error);
+    }
+  };
+
+  const runWalkTask = async (task: WalkTask) => {
+    const resumed = task.checkpoint !== undefined;
+    if (resumed) {
+      task.resumptions++;
+      job.stats.resumptions++;
+    }
+    const outcome = await runWalk(walkDeps, job.gsm, day, task).catch((error: unknown) => ({
+      kind: 'failed' as const,
+      error,
+      checkpoint: task.checkpoint,
+    }));
+    if (outcome.kind === 'done') {
+      task.status = 'done';
+      const { key, bytes, records, sha256 } = outcome.object;
+      task.object = { key, bytes, records, sha256 };
+      delete task.checkpoint;
+      delete task.reason;
+      return false;
+    }
+    if (outcome.checkpoint) task.checkpoint = outcome.checkpoint;
+    if (outcome.kind === 'paused') return false;
+    return fail(task, outcome.error);
+  };
+
+  // Workers take tasks in order; a task that failed transiently goes to the back after a wait.
+  const worker = async () => {
+    while (!pausing()) {
+      const task = queue.shift();
+      if (!task) return;
+      const again = task.kind === 'walk' ? await runWalkTask(task) : await runSiteReport(task);
+      if (again) {
+        await sleep(Math.min(backoffMs(task.attempts), Math.max(0, settings.pauseAt - now())));
+        queue.push(task);
+      }
+      if (now() - lastSave >= settings.saveEveryMs && !saving) {
+        saving = save().finally(() => {
+          saving = undefined;
+        });
+        await saving;
+      }
+    }
+  };
+  try {
+    await Promise.all(
+      Array.from({ length: settings.concurrency.max }, () =>
+        worker().catch((error: unknown) => {
+          lost = true;
+          throw error;
+        }),
+      ),
+    );
+  } finally {
+    detach();
+  }
+  await saving;
+  await save();
+  events.onThrottled?.(limiter.stats().throttles);
+  const ended = jobEnded(job);
+  if (!ended)
+    return {
+      held: current,
+      ended,
+      pending: job.tasks.filter((t) => t.status === 'pending').length,
+    };
+  const manifest = buildManifest(job);
+  await writeManifest(deps.manifests, manifest);
+  return { held: current, ended, manifest, pending: 0 };
+}

@@ -1,0 +1,176 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import {
+  type ArchivedObject,
+  type ResumableCheckpoint,
+  ResumableObjectWriter,
+  reportKey,
+  UploadGoneError,
+} from '../../lib/aws/index.js';
+import type { AdaptiveLimiter } from '../../lib/http/index.js';
+import { HttpError, type Page, type SkywatchClient } from '../../lib/index.js';
+import type { WalkTask } from './day-job.js';
+
+/** Entries per status page: the service's largest. */
+export const SNAPSHOT_PAGE_SIZE = 1000;
+
+export interface WalkDeps {
+  client: SkywatchClient;
+  s3: S3Client;
+  bucket: string;
+  gzipLevel: number;
+  /** Bytes of a multipart part (S3's smallest unless a test says otherwise). */
+  partSize?: number;
+  /** Entries a page. @default SNAPSHOT_PAGE_SIZE */
+  pageSize?: number;
+  limiter: AdaptiveLimiter;
+  /** Epoch ms at which calls still running are cut: the invocation's pause. */
+  pauseAt: number;
+  /** True once no page may start: the pause came, or the job was lost to another owner. */
+  stopping: () => boolean;
+  /** Told of each page archived. */
+  onPage?: () => void;
+}
+
+export type WalkOutcome =
+  | { kind: 'done'; object: ArchivedObject }
+  /** Stopped for the invocation's deadline; the checkpoint says where to go on. */
+  | { kind: 'paused'; checkpoint: ResumableCheckpoint }
+  /** Failed; the checkpoint keeps the parts already uploaded for a later attempt. */
+  | { kind: 'failed'; error: unknown; checkpoint: ResumableCheckpoint };
+
+const OPERATION = {
+  'agent-status': { console: '4.3', site: '4.1' },
+  'dnsp-status': { console: '4.4', site: '4.2' },
+} as const;
+
+/** Where a walk's object goes: one per console, or one per site below the day's partition. */
+export function walkKey(gsm: string, day: string, task: WalkTask): string {
+  return reportKey({
+    dataset: task.dataset,
+    gsm,
+    date: day,
+    ...(task.site === undefined ? {} : { partitions: { site: task.site } }),
+    file: 'snapshot.ndjson.gz',
+  });
+}
+
+type PageOf = (continuation: string | undefined) => Promise<Page<unknown>>;
+
+function pageFetcher(deps: WalkDeps, gsm: string, task: WalkTask): PageOf {
+  const options = (continuation: string | undefined) => ({
+    batchSize: deps.pageSize ?? SNAPSHOT_PAGE_SIZE,
+    deadline: deps.pauseAt,
+    ...(continuation === undefined ? {} : { continuation }),
+  });
+  const { client } = deps;
+  const paginator = (c: string | undefined) => {
+    if (task.site === undefined)
+      return task.dataset === 'agent-status'
+        ? client.gsmAgentStatus(gsm, options(c))
+        : client.gsmDnspStatus(gsm, options(c));
+    return task.dataset === 'agent-status'
+      ? client.siteAgentStatus(task.site, options(c))
+      : client.siteDnspStatus(task.site, options(c));
+  };
+  return (c) => deps.limiter.run(() => paginator(c).firstPage() as Promise<Page<unknown>>);
+}
+
+/**
+ * A service that no longer accepts a saved continuation (expired, or its data moved on) answers
+ * it with a client error; the walk then starts again from its first page.
+ */
+function continuationRefused(error: unknown): boolean {
+  return error instanceof HttpError && [400, 404, 410].includes(error.status);
+}
+
+/** Where a writer's walk goes on: the start (null), a continuation, or only its finish. */
+function resumePoint(checkpoint: ResumableCheckpoint): string | null | 'end' {
+  if (checkpoint.pages === 0) return null;
+  return checkpoint.continuation ?? 'end';
+}
+
+async function openWriter(
+  deps: WalkDeps,
+  key: string,
+  metadata: Record<string, string>,
+  checkpoint: ResumableCheckpoint | undefined,
+): Promise<ResumableObjectWriter> {
+  if (checkpoint) {
+    try {
+      // The checkpoint carries the level, part size and metadata the walk began with.
+      return await ResumableObjectWriter.resume(deps.s3, deps.bucket, checkpoint);
+    } catch (error) {
+      // The upload was cleaned up (lifecycle, abort): the walk starts again from its first page.
+      if (!(error instanceof UploadGoneError)) throw error;
+    }
+  }
+  return ResumableObjectWriter.start(deps.s3, deps.bucket, key, {
+    gzipLevel: deps.gzipLevel,
+    metadata,
+    ...(deps.partSize === undefined ? {} : { partSize: deps.partSize }),
+  });
+}
+
+/**
+ * One snapshot walk, from its checkpoint when it has one, page after page into its object (the
+ * next page fetched while the current one is compressed) until the last page, the invocation's
+ * pause, or a failure. Each page's entries are archived as the service wrote them. Parts are cut
+ * by content alone, so a walk resumed from a checkpoint writes the bytes an uninterrupted walk
+ * would have written.
+ */
+export async function runWalk(
+  deps: WalkDeps,
+  gsm: string,
+  day: string,
+  task: WalkTask,
+): Promise<WalkOutcome> {
+  const key = walkKey(gsm, day, task);
+  const metadata = {
+    operation: OPERATION[task.dataset][task.site === undefined ? 'console' : 'site'],
+    gsm,
+    ...(task.site === undefined ? {} : { site: task.site }),
+  };
+  let writer = await openWriter(deps, key, metadata, task.checkpoint);
+  const fetchPage = pageFetcher(deps, gsm, task);
+  let resumedFrom = resumePoint(writer.checkpoint());
+  let pagesHere = 0;
+  if (resumedFrom === 'end') return { kind: 'done', object: await writer.finish() };
+  let next: Promise<Page<unknown>> | undefined = fetchPage(resumedFrom ?? undefined);
+  try {
+    while (next) {
+      let page: Page<unknown>;
+      try {
+        page = await next;
+      } catch (error) {
+        if (pagesHere > 0 || resumedFrom === null || !continuationRefused(error)) throw error;
+        // The saved continuation is refused: no half object, the walk starts over.
+        await writer.abort();
+        writer = await openWriter(deps, key, metadata, undefined);
+        resumedFrom = null;
+        next = fetchPage(undefined);
+        continue;
+      }
+      next = undefined;
+      const after = page.continuationToken;
+      const pausing = deps.stopping();
+      if (after !== null && !pausing) {
+        next = fetchPage(after);
+        next.catch(() => {}); // awaited on the next turn
+      }
+      await writer.addPage(page.entryTexts(), after);
+      pagesHere++;
+      deps.onPage?.();
+      if (after === null) return { kind: 'done', object: await writer.finish() };
+      if (pausing) return { kind: 'paused', checkpoint: await writer.settle() };
+    }
+  } catch (error) {
+    await next?.catch(() => {});
+    if (deps.stopping()) return { kind: 'paused', checkpoint: await writer.settle() };
+    return {
+      kind: 'failed',
+      error,
+      checkpoint: await writer.settle().catch(() => writer.checkpoint()),
+    };
+  }
+  throw new Error('unreachable: a walk ends on its last page or a pause');
+}

@@ -1,0 +1,149 @@
+import { gunzipSync } from 'node:zlib';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DayJob, jobKey } from '../../functions/report-fetcher/day-job.js';
+import { StateStore } from '../../lib/aws/index.js';
+import { lambdaContext } from '../../scripts/local/lambda-context.js';
+import { type Product, startProduct } from '../support/product.js';
+import { drainQueue } from '../support/sqs-event-source.js';
+
+// A console above SITE_WALK_ABOVE is walked site by site; one service call at a time and a
+// slow status page make an invocation of a few seconds stop mid-day and hand the day over.
+const LATENCY_MS = 500;
+const INVOCATION_MS = 2_400;
+
+let product: Product;
+let state: StateStore;
+beforeAll(async () => {
+  product = await startProduct(
+    {},
+    { SITE_WALK_ABOVE: '100', SERVICE_CONCURRENCY: '1', JOB_STALE_MINUTES: '1' },
+  );
+  state = new StateStore(product.aws.clients.s3, product.res.bucket);
+  await product.run('token-refresher');
+});
+afterAll(async () => product?.close());
+
+const day = (offset: number) =>
+  new Date(product.emulator.now().getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+
+async function lines(key: string): Promise<Record<string, unknown>[]> {
+  const out = await product.aws.clients.s3.send(
+    new GetObjectCommand({ Bucket: product.res.bucket, Key: key }),
+  );
+  const bytes = Buffer.from(await (out.Body?.transformToByteArray() ?? new Uint8Array()));
+  return gunzipSync(bytes)
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+const readJob = async (date: string) => (await state.get(jobKey(product.gsm, date), DayJob))?.value;
+const worker = (timeoutMs = INVOCATION_MS) =>
+  drainQueue(product.aws.clients.sqs, product.res.archiveQueueUrl, (event) =>
+    product.run('report-archive-worker', event, lambdaContext('report-archive-worker', timeoutMs)),
+  );
+
+describe('Function: report-fetcher, a day that outgrows its invocation', () => {
+  it('hands the day over, and the archive worker finishes it site by site', async () => {
+    product.emulator.setFaults([
+      { operation: 'status.site', kind: 'latency', latencyMs: LATENCY_MS },
+    ]);
+    const out = await product.run<{ days: { date: string; state: string }[] }>(
+      'report-fetcher',
+      { dates: [day(-2)] },
+      lambdaContext('report-fetcher', INVOCATION_MS),
+    );
+    expect(out.days).toEqual([expect.objectContaining({ date: day(-2) })]);
+    // A backfill has no snapshots; the daily run does.
+    const daily = await product.run<{ days: { date: string; state: string }[] }>(
+      'report-fetcher',
+      {},
+      lambdaContext('report-fetcher', INVOCATION_MS),
+    );
+    const newest = daily.days[0];
+    expect(newest?.state).toBe('handed-over');
+    const drained = await worker();
+    product.emulator.setFaults([]);
+    expect(drained.invocations).toBeGreaterThan(1);
+    const job = await readJob(newest?.date ?? '');
+    expect(job?.tasks.every((t) => t.status === 'done')).toBe(true);
+    expect(job?.stats.invocations).toBe(drained.invocations + 1);
+
+    const sites = product.emulator.info().gsms[0]?.sites ?? [];
+    const snapshotDay = day(0);
+    const machines = new Set<unknown>();
+    for (const site of sites) {
+      const agents = await lines(
+        `reports/agent-status/gsm=${product.gsm}/date=${snapshotDay}/site=${site.key}/snapshot.ndjson.gz`,
+      );
+      for (const a of agents) machines.add(a.MachineID);
+      expect(
+        await product.objects(
+          `reports/dnsp-status/gsm=${product.gsm}/date=${snapshotDay}/site=${site.key}/`,
+        ),
+      ).toHaveLength(1);
+    }
+    expect(machines.size).toBe(product.emulator.info().gsms[0]?.endpointCount);
+    const manifest = JSON.parse(
+      (await (
+        await product.aws.clients.s3.send(
+          new GetObjectCommand({
+            Bucket: product.res.bucket,
+            Key: `manifests/report-fetcher/date=${newest?.date}/gsm=${product.gsm}.json`,
+          }),
+        )
+      ).Body?.transformToString()) ?? '{}',
+    );
+    expect(manifest).toMatchObject({
+      complete: true,
+      snapshots: { walks: sites.length * 2, archived: sites.length * 2, failed: [] },
+    });
+  });
+
+  it('drops a hand-over message that a newer one replaced', async () => {
+    const job = await readJob(day(-2));
+    if (!job) throw new Error('no job');
+    const before = await product.objects(`state/report-fetcher/gsm=${product.gsm}/`);
+    await product.aws.clients.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: product.res.archiveQueueUrl,
+        MessageBody: JSON.stringify({
+          gsm: job.gsm,
+          day: job.date,
+          generation: job.generation - 1,
+        }),
+      }),
+    );
+    const drained = await worker();
+    expect(drained).toMatchObject({ invocations: 1, failures: 0 });
+    expect(await product.objects(`state/report-fetcher/gsm=${product.gsm}/`)).toEqual(before);
+  });
+
+  it('takes over a job whose hand-over was lost once it is stale', async () => {
+    const date = day(-20);
+    product.emulator.setFaults([
+      { operation: 'report.site.dnsp', kind: 'latency', latencyMs: LATENCY_MS },
+    ]);
+    await product.run(
+      'report-fetcher',
+      { dates: [date] },
+      lambdaContext('report-fetcher', INVOCATION_MS),
+    );
+    product.emulator.setFaults([]);
+    const paused = await readJob(date);
+    expect(paused?.tasks.some((t) => t.status === 'pending')).toBe(true);
+    // The hand-over is lost (say, the queue refused it): nothing drains the queue.
+    await drainQueue(product.aws.clients.sqs, product.res.archiveQueueUrl, async () => ({
+      batchItemFailures: [],
+    }));
+    await state.put(jobKey(product.gsm, date), { ...paused, savedAt: Date.now() - 120_000 });
+    const out = await product.run<{ days: { date: string; state: string; complete: boolean }[] }>(
+      'report-fetcher',
+      { dates: [date] },
+    );
+    expect(out.days).toEqual([expect.objectContaining({ date, state: 'ended', complete: true })]);
+  });
+});

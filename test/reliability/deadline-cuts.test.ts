@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { SkywatchClient } from '../../lib/index.js';
+import { type LocalAws, startLocalAws } from '../support/local-aws.js';
+import {
+  archiveHashes,
+  type JobHarness,
+  openJob,
+  openUploads,
+  PART_SIZE,
+  runToEnd,
+} from './support/day-jobs.js';
+
+/**
+ * A large console archived site by site, its walks cut by the invocation's deadline at random
+ * pages, and by minutes of throttling: every object must come out byte for byte as a run that
+ * met neither, with no half object or open upload left and no site missing from the manifest.
+ */
+const RUNS = Number(process.env.CUT_RUNS ?? 100);
+const NOW = '2026-06-15T12:00:00Z';
+
+let emulator: Emulator;
+let aws: LocalAws;
+let h: JobHarness;
+let baseline: Map<string, string>;
+let totalPages = 0;
+
+/** A seeded generator, so a failing run can be replayed from its seed. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1_664_525 + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    now: NOW,
+    seed: 11,
+    gsmCount: 1,
+    sitesPerGsm: 4,
+    endpointsPerGsm: 1_200,
+  });
+  // Parts of 64 KiB instead of S3's 5 MiB, with moto refusing smaller ones as S3 does.
+  aws = await startLocalAws({ moto: { env: { S3_UPLOAD_PART_MIN_SIZE: String(PART_SIZE) } } });
+  const gsm = emulator.info().gsms[0]?.key ?? '';
+  h = {
+    s3: aws.clients.s3,
+    gsm,
+    snapshotDate: NOW.slice(0, 10),
+    client: new SkywatchClient({
+      baseUrl: emulator.baseUrl,
+      authUrl: emulator.authUrl,
+      auth: {
+        clientId: 'skywatch-demo',
+        clientSecret: 'demo-client-secret',
+        username: 'ops@example.com',
+        password: 'demo-password',
+      },
+      retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50, rateLimitBaseDelayMs: 10 },
+    }),
+  };
+  const held = await openJob(h, 'cuts-baseline');
+  const { outcome } = await runToEnd(h, 'cuts-baseline', held, () => undefined);
+  totalPages = outcome.held.job.stats.pages;
+  baseline = await archiveHashes(h.s3, 'cuts-baseline');
+}, 120_000);
+
+afterAll(async () => {
+  await emulator?.close();
+  await aws?.moto.stop();
+});
+
+describe('Reliability: walks cut by the deadline', () => {
+  it('the fault-free run walks every site in several parts', () => {
+    expect(totalPages).toBeGreaterThan(40);
+    const sites = emulator.info().gsms[0]?.sites.length ?? 0;
+    const snapshots = [...baseline.keys()].filter((k) =>
+      /\/site=[^/]+\/snapshot\.ndjson\.gz$/.test(k),
+    );
+    expect(snapshots).toHaveLength(sites * 2);
+  });
+
+  it(`gives byte-identical objects over ${RUNS} runs cut at random pages`, async () => {
+    let cutRuns = 0;
+    for (let run = 1; run <= RUNS; run++) {
+      const next = random(run);
+      const bucket = `cuts-${run}`;
+      const held = await openJob(h, bucket);
+      // One to three cuts a run, each after a random number of pages.
+      const cuts = 1 + Math.floor(next() * 3);
+      const { outcome, invocations } = await runToEnd(h, bucket, held, (n) =>
+        n <= cuts ? 1 + Math.floor(next() * (totalPages / cuts)) : undefined,
+      );
+      const archive = await archiveHashes(h.s3, bucket);
+      expect({ run, archive }).toEqual({ run, archive: baseline });
+      expect({ run, uploads: await openUploads(h.s3, bucket) }).toEqual({ run, uploads: 0 });
+      expect(outcome.manifest?.complete).toBe(true);
+      expect(outcome.manifest?.sites.missing).toEqual([]);
+      // A cut after a walk's last page ends nothing: the job then needs fewer invocations.
+      expect(invocations).toBeLessThanOrEqual(cuts + 1);
+      if (invocations > 1) cutRuns++;
+    }
+    expect(cutRuns).toBeGreaterThan(RUNS * 0.9);
+  }, 600_000);
+});
+
+describe('Reliability: a throttled service', () => {
+  it('finishes the day later, byte-identical, when every call is refused for a long stretch', async () => {
+    const held = await openJob(h, 'throttled');
+    // Far more refusals than the client's own retries absorb: tasks fail again and again and
+    // go back to the job's queue until the service answers again.
+    emulator.setFaults(
+      (['status.site', 'status.site.dnsp', 'report.site.dnsp'] as const).map((operation) => ({
+        operation,
+        kind: 'status' as const,
+        status: 429 as const,
+        count: 25,
+      })),
+    );
+    const { outcome } = await runToEnd(h, 'throttled', held, () => undefined);
+    emulator.setFaults([]);
+    expect(outcome.held.job.stats.throttles).toBeGreaterThan(0);
+    expect(outcome.manifest?.complete).toBe(true);
+    expect(await archiveHashes(h.s3, 'throttled')).toEqual(baseline);
+    expect(await openUploads(h.s3, 'throttled')).toBe(0);
+  }, 300_000);
+});
