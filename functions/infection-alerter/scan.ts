@@ -16,6 +16,7 @@ import {
   saveWalk,
   type WalkReport,
   WalkState,
+  walkMoved,
   walkReport,
 } from './walk-state.js';
 
@@ -132,8 +133,8 @@ export async function scanGsm(
   const { held: _held, ...position } = walk;
   const reached: WalkState = { ...start, ...position, ticks: start.ticks + 1 };
   // Pages fully seen before a failure or the deadline need not be read again.
-  const moved = reached.pages > start.pages || reached.restarts > start.restarts;
-  if (!completed && moved) await saveWalk(deps.state, walkKey(gsm), reached, saved);
+  if (!completed && walkMoved(start, reached))
+    await saveWalk(deps.state, walkKey(gsm), reached, saved, walkError);
   if (walkError !== undefined) throw walkError;
   const modifiedSince = completed
     ? await moveCursor(deps.state, gsm, cursor, reached, settings.overlapMs, now())

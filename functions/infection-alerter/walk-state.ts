@@ -76,33 +76,43 @@ function isGone(error: unknown): boolean {
 /**
  * Saves a paused walk, conditional on the version this run resumed (or on there being none).
  * Losing the race is fine: the other run's walk is as good a position, and one that finished
- * has moved the cursor past ours. Answers whether ours was saved.
+ * has moved the cursor past ours. Answers whether ours was saved. When the walk failed
+ * (`walkError`), a failure to save is raised together with it, so neither is lost.
  */
 export async function saveWalk(
   state: StateStore,
   key: string,
   walk: WalkState,
   resumed: StoredWalk | undefined,
+  walkError?: unknown,
 ): Promise<boolean> {
   try {
     await state.put(key, walk, resumed ? { ifMatch: resumed.etag } : { ifNoneMatch: true });
     return true;
   } catch (error) {
     if (error instanceof ConflictError || isGone(error)) return false;
-    throw error;
+    if (walkError === undefined) throw error;
+    throw new AggregateError([walkError, error], 'the walk failed and so did saving its position');
   }
 }
 
-/** This invocation's report on a walk that started at `start` and stands at `reached`. */
+/** Whether this invocation took a walk past where it found it (a restart counts). */
+export const walkMoved = (start: WalkState, reached: WalkState) =>
+  reached.pages > start.pages || reached.restarts > start.restarts;
+
+/**
+ * This invocation's report on a walk that started at `start` and stands at `reached`; a saved
+ * walk counts as resumed only when this invocation took it further.
+ */
 export function walkReport(
   start: WalkState,
   reached: WalkState,
-  resumed: boolean,
+  saved: boolean,
   completed: boolean,
 ): WalkReport {
   return {
     kind: start.kind,
-    resumed,
+    resumed: saved && walkMoved(start, reached),
     paused: !completed,
     restarted: reached.restarts > start.restarts,
     pages: reached.pages,

@@ -190,4 +190,19 @@ describe('Function: infection-alerter, walks across runs', () => {
     expect(after.infections).toEqual(uncut.infections);
     expect(after.cursor).toEqual(uncut.cursor);
   });
+
+  it('alerts, once, endpoints that turn while a walk is paused, on pages it passed or not', async () => {
+    await resetAlerterState();
+    const first = await tick(cutAfter(3));
+    expect(first.outcomes[0]?.walk.paused).toBe(true);
+    // One endpoint in each site, so some sit on pages the walk has passed and some ahead.
+    const sites = product.emulator.info().gsms[0]?.sites ?? [];
+    const turned = sites.flatMap((s) => product.emulator.machineIds(s.key, 12).slice(9, 10));
+    for (const id of turned) product.emulator.endpointAction(id, 'infect', 'Worm|Win32|Late');
+    const rest = await walkAcrossRuns(() => 3);
+    // The walk saw the changes behind it only through the cursor: the next walk reads them.
+    const next = await tick(lambdaContext('infection-alerter'));
+    const all = await outcome([first, ...rest, next]);
+    expect(all.infections).toEqual([...uncut.infections, ...turned].sort());
+  });
 });

@@ -2,7 +2,14 @@ import type { StateStore } from '../../../lib/aws/index.js';
 import type { AgentStatus, AgentStatusGroup, SkywatchClient } from '../../../lib/index.js';
 import { walkPages } from '../page-walk.js';
 import type { WalkBudget } from '../walk-budget.js';
-import { freshWalk, saveWalk, type WalkReport, WalkState, walkReport } from '../walk-state.js';
+import {
+  freshWalk,
+  saveWalk,
+  type WalkReport,
+  WalkState,
+  walkMoved,
+  walkReport,
+} from '../walk-state.js';
 
 /** A full check the invocation's deadline paused, beside the full check's marker. */
 export const fullCheckWalkKey = (gsm: string) =>
@@ -62,8 +69,8 @@ export async function walkFullCheck(
     ticks: start.ticks + 1,
     sites: Object.fromEntries(sites),
   };
-  const moved = reached.pages > start.pages || reached.restarts > start.restarts;
-  if (!completed && moved) await saveWalk(deps.state, key, reached, saved);
+  if (!completed && walkMoved(start, reached))
+    await saveWalk(deps.state, key, reached, saved, walkError);
   if (walkError !== undefined) throw walkError;
   if (completed && saved) await deps.state.delete(key);
   return { completed, report: walkReport(start, reached, saved !== undefined, completed) };
