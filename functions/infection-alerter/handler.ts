@@ -14,7 +14,7 @@ import { lambda, loggableError, MetricUnit, observability } from '../shared/obse
 import { serviceRuntime } from '../shared/runtime.js';
 import { HEALTH_GROUPS, type HealthOutcome, HealthPass } from './health/pass.js';
 import { scanGsm } from './scan.js';
-import { walkBudget } from './walk-budget.js';
+import { gsmBudgets, UNBOUNDED } from './walk-budget.js';
 import { reportWalk } from './walk-metrics.js';
 
 /** infection-alerter: every few minutes, alert on endpoints newly infected since the last run. */
@@ -58,13 +58,13 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
   );
   // Never more than half of what the invocation has, so every run walks (a shorter timeout,
   // or a local run's context, would otherwise leave no time at all to walk).
-  const budget = walkBudget(
-    () => context.getRemainingTimeInMillis(),
-    Math.min(env.WALK_RESERVE_SECONDS * 1000, context.getRemainingTimeInMillis() / 2),
-  );
+  const remainingMs = () => context.getRemainingTimeInMillis();
+  const reserveMs = Math.min(env.WALK_RESERVE_SECONDS * 1000, remainingMs() / 2);
+  const budgets = gsmBudgets(remainingMs, reserveMs, env.GSM_KEYS.length);
   const outcomes = [];
   const deps = { client: runtime.client, state, alerts };
-  for (const gsm of env.GSM_KEYS) {
+  for (const [i, gsm] of env.GSM_KEYS.entries()) {
+    const budget = budgets[i] ?? UNBOUNDED;
     // A health pass that cannot start (bad rules, S3 down) must not stop infection alerts:
     // the scan runs without it, then the run fails with the reason.
     let startError: unknown;
