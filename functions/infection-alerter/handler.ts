@@ -14,6 +14,8 @@ import { lambda, loggableError, MetricUnit, observability } from '../shared/obse
 import { serviceRuntime } from '../shared/runtime.js';
 import { HEALTH_GROUPS, type HealthOutcome, HealthPass } from './health/pass.js';
 import { scanGsm } from './scan.js';
+import { gsmBudgets, UNBOUNDED } from './walk-budget.js';
+import { reportWalk } from './walk-metrics.js';
 
 /** infection-alerter: every few minutes, alert on endpoints newly infected since the last run. */
 const env = readEnv(
@@ -32,6 +34,12 @@ const env = readEnv(
     /** The alert rules object, under the bucket's `state/`; absent means every default. */
     ALERT_RULES_KEY: z._default(z.string().check(z.minLength(1)), 'config/alert-rules.json'),
     HEALTH_FULL_CHECK_HOURS: intSetting({ min: 1, max: 168, default: 24 }),
+    /**
+     * A walk stops at a page boundary once less than this is left of the invocation, and the
+     * next run goes on (docs/operations.md, "Big consoles"). It must hold one page's work plus
+     * sending the alerts claimed, the health pass's finish and the state writes.
+     */
+    WALK_RESERVE_SECONDS: intSetting({ min: 1, max: 840, default: 45 }),
   }),
 );
 const obs = observability('infection-alerter');
@@ -48,9 +56,15 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
     env.INFECTION_CLAIM_LEASE_SECONDS * 1000,
     context.getRemainingTimeInMillis() + LEASE_MARGIN_MS,
   );
+  // Never more than half of what the invocation has, so every run walks (a shorter timeout,
+  // or a local run's context, would otherwise leave no time at all to walk).
+  const remainingMs = () => context.getRemainingTimeInMillis();
+  const reserveMs = Math.min(env.WALK_RESERVE_SECONDS * 1000, remainingMs() / 2);
+  const budgets = gsmBudgets(remainingMs, reserveMs, env.GSM_KEYS.length);
   const outcomes = [];
   const deps = { client: runtime.client, state, alerts };
-  for (const gsm of env.GSM_KEYS) {
+  for (const [i, gsm] of env.GSM_KEYS.entries()) {
+    const budget = budgets[i] ?? UNBOUNDED;
     // A health pass that cannot start (bad rules, S3 down) must not stop infection alerts:
     // the scan runs without it, then the run fails with the reason.
     let startError: unknown;
@@ -60,6 +74,7 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
           fullCheckHours: env.HEALTH_FULL_CHECK_HOURS,
           pageSize: env.INFECTION_PAGE_SIZE,
           reportBucket: env.REPORT_BUCKET,
+          budget,
           onNameError: (error) =>
             obs.logger.warn('alerts name keycodes: a usage report could not be read', {
               error: loggableError(error),
@@ -77,6 +92,7 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
       pageSize: env.INFECTION_PAGE_SIZE,
       owner: context.awsRequestId,
       leaseMs,
+      budget,
       ...(health ? { extraGroups: HEALTH_GROUPS, onEntry: health.observe } : {}),
     }).catch((error: unknown) => {
       scanError = error;
@@ -92,6 +108,8 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
     }
     if (scanError !== undefined || !outcome) throw scanError;
     if (startError !== undefined) throw startError;
+    reportWalk(obs, gsm, outcome.walk);
+    reportWalk(obs, gsm, healthOutcome?.fullCheckWalk);
     if (healthOutcome) {
       obs.metrics.addMetric('HealthEventsPublished', MetricUnit.Count, healthOutcome.published);
       const skipped = Object.values(healthOutcome.skipped).reduce((a, b) => a + b, 0);

@@ -45,6 +45,8 @@ export const Claim = z.object({
 export type Claim = z.infer<typeof Claim>;
 
 export const cursorKey = (gsm: string) => `infection-alerter/${gsm}/cursor.json`;
+/** A changes walk paused by the invocation's deadline (walk-state.ts). */
+export const walkKey = (gsm: string) => `infection-alerter/${gsm}/walk.json`;
 export const endpointKey = (gsm: string, machineId: string) =>
   `infection-alerter/${gsm}/endpoints/${encodeURIComponent(machineId)}.json`;
 export const claimsPrefix = (gsm: string) => `infection-alerter/${gsm}/claims/`;

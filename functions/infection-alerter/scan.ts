@@ -7,8 +7,18 @@ import {
 } from '../../lib/index.js';
 import { type Lease, takeOverExpired } from './claims.js';
 import { type Delivered, deliver } from './deliver.js';
-import { Cursor, cursorKey } from './records.js';
+import { Cursor, cursorKey, walkKey } from './records.js';
 import { type WalkProgress, walkChanges } from './walk.js';
+import { UNBOUNDED, type WalkBudget } from './walk-budget.js';
+import {
+  freshWalk,
+  type StoredWalk,
+  saveWalk,
+  type WalkReport,
+  WalkState,
+  walkMoved,
+  walkReport,
+} from './walk-state.js';
 
 export interface ScanSettings {
   summaryThreshold: number;
@@ -25,6 +35,8 @@ export interface ScanSettings {
   /** Status groups and a reader for the health pass, which sees the same entries. */
   extraGroups?: AgentStatusGroup[];
   onEntry?: (entry: AgentStatus) => Promise<void>;
+  /** When to stop at a page boundary and leave the rest of the walk to the next invocation. */
+  budget?: WalkBudget;
 }
 
 export interface ScanOutcome {
@@ -38,6 +50,7 @@ export interface ScanOutcome {
   /** Transitions left for a later run because another run's claim was for the opposite one. */
   unsettled: number;
   modifiedSince: string | null;
+  walk: WalkReport;
 }
 
 /**
@@ -69,6 +82,18 @@ export interface ScanOutcome {
  * opposite change (the endpoint turned again meanwhile) the run keeps the cursor where it was,
  * so a later run sees that entry again. The cursor only moves after a walk that completed and
  * left nothing unsettled, i.e. when every change it passes is in a record or in a claim.
+ *
+ * A walk longer than one invocation (a big console's first pass) stops at a page boundary when
+ * the time left drops to the reserve (WALK_RESERVE_SECONDS), sends what it claimed, and saves
+ * where it stands (`walk.json`: the next page's continuation, the `since` it began from, the
+ * newest change seen, when it began, its counters). The next run goes on from there with the
+ * same `since`, and the cursor moves only when the walk reaches the last page, stepped back by
+ * the whole walk's time. Every page before the saved continuation was seen whole, so each of
+ * its transitions is in a record or a claim (the cases above hold in every invocation); the
+ * page at the continuation is read again whole. A failed walk saves its position the same way.
+ * A continuation the service refuses (expired, or the query changed) starts the walk again at
+ * its `since`, and a lost or outraced walk state starts again at the cursor, which has not
+ * moved: either way entries are only read again, and found in records or claims.
  */
 export async function scanGsm(
   deps: { client: SkywatchClient; state: StateStore; alerts: AlertPublisher },
@@ -77,15 +102,24 @@ export async function scanGsm(
 ): Promise<ScanOutcome> {
   const now = settings.now ?? Date.now;
   const lease: Lease = { owner: settings.owner, leaseMs: settings.leaseMs, now };
-  const started = now();
   const cursor = await deps.state.get(cursorKey(gsm), Cursor);
-  const since = cursor?.value.modifiedSince;
+  const saved: StoredWalk | undefined = await deps.state.get(walkKey(gsm), WalkState);
+  const start = saved?.value ?? freshWalk('changes', cursor?.value.modifiedSince ?? null, now());
   const recovered = await takeOverExpired(deps.state, gsm, lease);
 
-  const walk: WalkProgress = { examined: 0, newest: since ?? '', held: [], unsettled: 0 };
+  const walk: WalkProgress = { ...start, held: [] };
+  let completed = false;
   let walkError: unknown;
   try {
-    await walkChanges(deps, gsm, since, lease, settings, walk);
+    completed = await walkChanges(
+      deps,
+      gsm,
+      start.since ?? undefined,
+      lease,
+      settings,
+      walk,
+      settings.budget ?? UNBOUNDED,
+    );
   } catch (error) {
     walkError = error;
   }
@@ -96,30 +130,56 @@ export async function scanGsm(
     if (walkError === undefined) throw error;
     throw new AggregateError([walkError, error], 'the walk failed and so did sending its alerts');
   }
+  const { held: _held, ...position } = walk;
+  const reached: WalkState = { ...start, ...position, ticks: start.ticks + 1 };
+  // Pages fully seen before a failure or the deadline need not be read again.
+  if (!completed && walkMoved(start, reached))
+    await saveWalk(deps.state, walkKey(gsm), reached, saved, walkError);
   if (walkError !== undefined) throw walkError;
-
-  const walkMs = now() - started;
-  const next = walk.newest
-    ? new Date(instantMs(walk.newest) - settings.overlapMs - walkMs).toISOString()
-    : since;
-  if (walk.unsettled === 0 && next && (!since || next > since)) {
-    try {
-      await deps.state.put(
-        cursorKey(gsm),
-        { modifiedSince: next },
-        cursor ? { ifMatch: cursor.etag } : { ifNoneMatch: true },
-      );
-    } catch (error) {
-      // An overlapping run moved the cursor first; its position is as good as ours.
-      if ((error as Error).name !== 'ConflictError') throw error;
-    }
-  }
+  const modifiedSince = completed
+    ? await moveCursor(deps.state, gsm, cursor, reached, settings.overlapMs, now())
+    : (cursor?.value.modifiedSince ?? null);
+  if (completed && saved) await deps.state.delete(walkKey(gsm));
   return {
     gsm,
-    examined: walk.examined,
+    examined: walk.examined - start.examined,
     recovered: recovered.length,
     ...delivered,
     unsettled: walk.unsettled,
-    modifiedSince: (walk.unsettled === 0 ? next : since) ?? null,
+    modifiedSince,
+    walk: walkReport(start, reached, saved !== undefined, completed),
   };
+}
+
+/**
+ * After a complete walk: the cursor steps back from the newest change seen by the overlap and
+ * by the whole walk's time (every invocation it took and the gaps between them), since a change
+ * made meanwhile may sit behind the walk's position. It never moves back, and stays put when a
+ * transition was left unsettled. Answers the cursor as it now stands.
+ */
+async function moveCursor(
+  state: StateStore,
+  gsm: string,
+  cursor: { value: { modifiedSince: string }; etag: string } | undefined,
+  walk: WalkState,
+  overlapMs: number,
+  now: number,
+): Promise<string | null> {
+  const current = cursor?.value.modifiedSince ?? null;
+  const walkMs = now - Date.parse(walk.startedAt);
+  const next = walk.newest
+    ? new Date(instantMs(walk.newest) - overlapMs - walkMs).toISOString()
+    : current;
+  if (walk.unsettled > 0 || !next || (current && next <= current)) return current;
+  try {
+    await state.put(
+      cursorKey(gsm),
+      { modifiedSince: next },
+      cursor ? { ifMatch: cursor.etag } : { ifNoneMatch: true },
+    );
+  } catch (error) {
+    // An overlapping run moved the cursor first; its position is as good as ours.
+    if ((error as Error).name !== 'ConflictError') throw error;
+  }
+  return next;
 }

@@ -2,7 +2,10 @@ import type { HealthKind } from '../../../lib/alerts/index.js';
 import type { AlertPublisher, StateStore } from '../../../lib/aws/index.js';
 import type { AgentStatusGroup, SkywatchClient } from '../../../lib/index.js';
 import * as z from '../../../lib/zod.js';
+import { UNBOUNDED, type WalkBudget } from '../walk-budget.js';
+import type { WalkReport } from '../walk-state.js';
 import { buildDigest, digestMessage } from './digest.js';
+import { walkFullCheck } from './full-check.js';
 import {
   type EvaluationContext,
   evaluateEndpoint,
@@ -38,6 +41,8 @@ export interface HealthSettings {
   reportBucket?: string;
   now?: () => number;
   onNameError?: (error: unknown) => void;
+  /** When the full check stops at a page boundary and leaves the rest to the next run. */
+  budget?: WalkBudget;
 }
 
 export interface HealthOutcome {
@@ -46,7 +51,10 @@ export interface HealthOutcome {
   transitions: number;
   /** Kinds an entry lacked the fields for, by kind. */
   skipped: Partial<Record<HealthKind, number>>;
+  /** The full check completed in this run (and the digest went out). */
   fullCheck: boolean;
+  /** This run's part of a full check, when one was due or under way. */
+  fullCheckWalk?: WalkReport;
   published: number;
   stale: number;
 }
@@ -59,7 +67,8 @@ type Deps = { client: SkywatchClient; state: StateStore; alerts: AlertPublisher 
 /**
  * One run's health alerting for one GSM: `observe` takes each status entry the infection walk
  * reads (the endpoints changed since its cursor), `finish` runs the periodic full check when it
- * is due, evaluates the site kinds and sends every pending transition.
+ * is due (or goes on with one an earlier run paused at its deadline: health/full-check.ts),
+ * evaluates the site kinds and sends every pending transition.
  */
 export class HealthPass {
   private readonly outcome: HealthOutcome = {
@@ -119,19 +128,27 @@ export class HealthPass {
   };
 
   async finish(): Promise<HealthOutcome & { events: Drained['events'] }> {
-    const { state, client } = this.deps;
+    const { state } = this.deps;
     const marker = await state.get(fullCheckKey(this.gsm), FullCheck);
     const due =
       !marker ||
       this.ctx.now - Date.parse(marker.value.at) >= this.settings.fullCheckHours * 3_600_000;
-    if (due) {
-      const all = client.gsmAgentStatus(this.gsm, {
-        returnedInfo: HEALTH_GROUPS,
-        batchSize: this.settings.pageSize,
-        prefetch: true,
-      });
-      for await (const entry of all.entries()) await this.observe(entry);
-    }
+    // A full check under way goes on whether or not a new one is due.
+    const walked = await walkFullCheck(
+      this.deps,
+      this.gsm,
+      {
+        groups: HEALTH_GROUPS,
+        pageSize: this.settings.pageSize,
+        budget: this.settings.budget ?? UNBOUNDED,
+        now: this.ctx.now,
+        startNew: due,
+      },
+      this.observe,
+      this.sites,
+    );
+    if (walked) this.outcome.fullCheckWalk = walked.report;
+    const checked = walked?.completed ?? false;
     for (const [site, licence] of this.licences) {
       const observations = evaluateSite(site, licence, this.ctx);
       const subject = siteSubject(site);
@@ -145,7 +162,7 @@ export class HealthPass {
       );
     }
     const drained = await drainOutbox(this.deps, this.gsm);
-    if (due) {
+    if (checked) {
       // The daily digest goes with the full check: once a day, after the day's transitions.
       const digest = await buildDigest(
         state,
