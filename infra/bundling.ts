@@ -2,6 +2,7 @@
  * How every function is bundled and started, in a module of its own (no CDK import) so that the
  * benchmarks build and start the very bundles the stack deploys.
  */
+import { sep } from 'node:path';
 
 /** esbuild's syntax target: the stack's runtime, Node.js 24 (FUNCTION_RUNTIME). */
 export const FUNCTION_ESBUILD_TARGET = 'node24';
@@ -12,3 +13,65 @@ export const ESM_REQUIRE_BANNER =
 
 /** NODE_OPTIONS of every function: stack traces in the logs name the TypeScript sources. */
 export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
+
+/**
+ * A module a function loads with `import()` on first use, bundled into a file of its own beside
+ * the function's index.mjs. The stack's esbuild writes one file (it cannot split an `outfile`),
+ * and a module inside that file is parsed at every cold start even when it is never run; in its
+ * own file it is read only when the function first needs it.
+ */
+export interface LazyChunk {
+  /**
+   * The `import()` specifier as the function's code writes it, `./<file>.mjs`: left external in
+   * the function's bundle, and the chunk's file name in the asset.
+   */
+  readonly specifier: `./${string}.mjs`;
+  /** The module's source file, relative to the project root (an `.mts`, whose `.mjs` it is). */
+  readonly source: string;
+}
+
+/**
+ * Chunks by function entry. The report builder's ECharts, with zrender, is most of its bundle
+ * and is needed only when a page draws its first chart.
+ */
+const LAZY_CHUNKS: Readonly<Record<string, readonly LazyChunk[]>> = {
+  'functions/report-builder/handler.ts': [
+    { specifier: './echarts-setup.mjs', source: 'lib/reports/echarts-setup.mts' },
+  ],
+};
+
+/**
+ * The chunks of one function, by its entry: absolute (the stack's, under its project root) or
+ * relative to the project root (the benchmarks').
+ */
+export function lazyChunksOf(entry: string): readonly LazyChunk[] {
+  const path = entry.split(sep).join('/');
+  const key = Object.keys(LAZY_CHUNKS).find((k) => path === k || path.endsWith(`/${k}`));
+  return key === undefined ? [] : (LAZY_CHUNKS[key] ?? []);
+}
+
+/** The chunk's file name in the function's asset, beside index.mjs. */
+export function chunkFileName(chunk: LazyChunk): string {
+  return chunk.specifier.slice(2);
+}
+
+/**
+ * esbuild's command-line flags for a chunk: built as the function itself is (ESM, minified, for
+ * the runtime's Node, with a source map without sources). bench/bundle.ts passes the same
+ * options to esbuild's API, and test/infra/bundles.test.ts checks that both agree.
+ */
+export function chunkEsbuildArgs(chunk: LazyChunk, inputDir: string, outputDir: string): string[] {
+  return [
+    `"${inputDir}/${chunk.source}"`,
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    `--target=${FUNCTION_ESBUILD_TARGET}`,
+    `--outfile="${outputDir}/${chunkFileName(chunk)}"`,
+    '--minify',
+    '--sourcemap',
+    '--sources-content=false',
+    '--main-fields=module,main',
+    '--log-level=error',
+  ];
+}

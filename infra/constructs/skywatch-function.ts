@@ -10,7 +10,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ESM_REQUIRE_BANNER, FUNCTION_ESBUILD_TARGET, FUNCTION_NODE_OPTIONS } from '../bundling.js';
+import {
+  chunkEsbuildArgs,
+  ESM_REQUIRE_BANNER,
+  FUNCTION_ESBUILD_TARGET,
+  FUNCTION_NODE_OPTIONS,
+  lazyChunksOf,
+} from '../bundling.js';
 import { deadLetterQueue, queueDepthAlarm } from './secure-queue.js';
 
 /** The newest Node.js runtime aws-cdk-lib 2.276 knows; cdk-nag AwsSolutions-L1 checks it. */
@@ -121,6 +127,7 @@ export class SkywatchFunction extends Construct {
         // with, and @aws-sdk/lib-storage is not part of the Lambda runtime.
         bundleAwsSDK: true,
         forceDockerBundling: false,
+        ...lazyChunkBundling(props.entry),
       },
     });
 
@@ -213,4 +220,26 @@ function validate(props: SkywatchFunctionProps): void {
       throw new Error(`SkywatchFunction ${props.serviceName}: environment ${name} is empty.`);
     }
   }
+}
+
+/**
+ * A function's lazy chunks (infra/bundling.ts): each `import()` of one stays as written in
+ * index.mjs, and a second esbuild run writes the chunk beside it, after the function's own.
+ */
+function lazyChunkBundling(
+  entry: string,
+): Pick<nodejs.BundlingOptions, 'esbuildArgs' | 'commandHooks'> {
+  const chunks = lazyChunksOf(entry);
+  if (chunks.length === 0) return {};
+  return {
+    esbuildArgs: Object.fromEntries(chunks.map((c) => [`--external:${c.specifier}`, true])),
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir, outputDir) =>
+        chunks.map((c) =>
+          ['npx --no-install esbuild', ...chunkEsbuildArgs(c, inputDir, outputDir)].join(' '),
+        ),
+    },
+  };
 }

@@ -3,16 +3,18 @@
  * carries them inline, so it opens offline from S3 with no script and no request elsewhere,
  * and ECharts is a well-kept library whose SVG output is plain markup a browser draws at once.
  *
- * ECharts is loaded on first use rather than imported: evaluating it is most of the report
- * builder's cold start, and a run that finds nothing to render never needs it
- * (docs/performance.md, cold start).
+ * ECharts is loaded on first use rather than imported: it is most of the report builder's
+ * code, and a run that finds nothing to render never needs it (docs/performance.md, cold
+ * start). The stack bundles ./echarts-setup.mts into a file of its own beside the function
+ * (infra/bundling.ts, LAZY_CHUNKS), so a cold start neither runs nor parses it; the `.mjs`
+ * specifier below is that file's name, and the source's under tsx and vitest.
  */
 type ECharts = typeof import('echarts/core');
 let echarts: ECharts | undefined;
 
-/** Loads and registers ECharts once (./echarts-setup.ts); `chartSvg` needs it loaded. */
+/** Loads and registers ECharts once (./echarts-setup.mts); `chartSvg` needs it loaded. */
 export async function loadCharts(): Promise<void> {
-  echarts ??= (await import('./echarts-setup.js')).echarts;
+  echarts ??= (await import('./echarts-setup.mjs')).echarts;
 }
 
 export interface Series {

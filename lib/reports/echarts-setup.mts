@@ -6,7 +6,8 @@ import { SVGRenderer } from 'echarts/renderers';
 /**
  * ECharts with only the chart types and components the page draws, registered: imported by
  * name so the bundle holds no more of ECharts than that, and loaded by `loadCharts` on first
- * use.
+ * use. An `.mts` so that its bundled chunk, an `.mjs` beside the function's index.mjs, and this
+ * source answer the same `import()` specifier.
  */
 echarts.use([BarChart, LineChart, GridComponent, LegendComponent, AriaComponent, SVGRenderer]);
 
