@@ -32,7 +32,8 @@ export const handler = lambda(obs, async (event: SQSEvent, context): Promise<SQS
     try {
       const message = z.parse(ContinueMessage, JSON.parse(record.body));
       const found = await deps.jobs.read(message.gsm, message.day);
-      if (!found || !mayTakeOn(found.job, message, record.messageId)) {
+      const stale = { now: Date.now(), staleMs: env.JOB_STALE_MINUTES * 60_000 };
+      if (!found || !mayTakeOn(found.job, message, record.messageId, stale)) {
         obs.logger.info('a newer hand-over holds the job; message dropped', { ...message });
         continue;
       }

@@ -24,7 +24,20 @@ export async function handOver(queue: WorkQueue<ContinueMessage>, job: DayJob): 
     throw new Error(`could not hand the job of ${job.gsm} for ${job.date} over: ${unsent.reason}`);
 }
 
-/** Whether a message may take the job on: it is the job's latest hand-over, or holds it. */
-export function mayTakeOn(job: DayJob, message: ContinueMessage, messageId: string): boolean {
-  return job.generation === message.generation || job.owner === messageId;
+/**
+ * Whether a message may take the job on: it is the job's latest hand-over, or the redelivery of
+ * the one that holds it, or the job has gone stale (its chain broke: a message redriven from the
+ * dead-letter queue, which SQS gives a new id, then picks it up again).
+ */
+export function mayTakeOn(
+  job: DayJob,
+  message: ContinueMessage,
+  messageId: string,
+  stale: { now: number; staleMs: number },
+): boolean {
+  return (
+    job.generation === message.generation ||
+    job.owner === messageId ||
+    stale.now - job.savedAt >= stale.staleMs
+  );
 }

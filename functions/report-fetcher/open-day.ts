@@ -36,7 +36,10 @@ async function adopt(
 ): Promise<Opened> {
   const { job } = found;
   if (!jobEnded(job)) {
-    if (options.now - job.savedAt < options.staleMs) return { kind: 'running', job };
+    // Lambda retries a failed asynchronous invocation with the same request id: a job this
+    // request created or took on before it failed is its own to go on with.
+    const own = job.owner === options.owner;
+    if (!own && options.now - job.savedAt < options.staleMs) return { kind: 'running', job };
     return { kind: 'held', held: await deps.jobs.claim(found, options.owner, options.now) };
   }
   const failed = job.tasks.filter((t) => t.kind === 'site-report' && t.status === 'failed');

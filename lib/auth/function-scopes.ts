@@ -39,6 +39,8 @@ export const FUNCTION_OPERATIONS = {
     'sitesUsageReport',
     'gsmAgentStatus',
     'gsmDnspStatus',
+    'siteAgentStatus',
+    'siteDnspStatus',
     'siteDnspUsageReport',
   ],
   'blocked-url-alerter': ['sitesUsageReport', 'blockedUrlCounts'],

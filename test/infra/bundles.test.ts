@@ -117,7 +117,7 @@ describe('Bundles (real esbuild, no Docker)', () => {
     const uses: Record<FunctionName, string[]> = {
       tokenRefresher: ['client-secrets-manager'],
       reportFetcher: ['client-s3', 'client-secrets-manager', 'client-sqs'],
-      archiveWorker: ['client-s3', 'client-secrets-manager'],
+      archiveWorker: ['client-s3', 'client-secrets-manager', 'client-sqs'],
       blockedUrlAlerter: ['client-s3', 'client-secrets-manager', 'client-sns'],
       infectionAlerter: ['client-s3', 'client-secrets-manager', 'client-sns'],
       cartCustomerWebhook: ['client-s3', 'client-secrets-manager'],

@@ -67,7 +67,7 @@ describe('SkywatchFunction: every function', () => {
     expect(sizes).toEqual({
       tokenRefresher: [30, 256],
       reportFetcher: [900, 1024],
-      archiveWorker: [300, 512],
+      archiveWorker: [900, 1024],
       blockedUrlAlerter: [300, 512],
       infectionAlerter: [120, 512],
       cartCustomerWebhook: [25, 512],

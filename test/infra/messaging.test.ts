@@ -133,10 +133,10 @@ describe('Queues', () => {
     }
   });
 
-  it('gives the fan-out queue six site-worker timeouts of visibility and a dead-letter queue after 3 receives', () => {
+  it('gives the archive queue six archive-worker timeouts of visibility and a dead-letter queue after 3 receives', () => {
     expect(resource(logicalId(s.stack.archiveQueue)).Properties).toEqual(
       expect.objectContaining({
-        VisibilityTimeout: 1800,
+        VisibilityTimeout: 5400,
         RedrivePolicy: {
           deadLetterTargetArn: arn(s.stack.archiveDeadLetterQueue),
           maxReceiveCount: 3,
@@ -151,7 +151,7 @@ describe('Queues', () => {
     ).toBe(1_209_600);
   });
 
-  it('takes the fan-out receive count from the settings', () => {
+  it("takes the archive queue's receive count from the settings", () => {
     const { stack, template } = synth({ archiveMaxReceiveCount: 5 });
     template.hasResourceProperties('AWS::SQS::Queue', {
       RedrivePolicy: { deadLetterTargetArn: arn(stack.archiveDeadLetterQueue), maxReceiveCount: 5 },

@@ -88,7 +88,7 @@ describe('SkywatchStack: least privilege, function by function', () => {
     ]);
   });
 
-  it('lets the site worker read the token, read/write reports/, manifests/ and the day records, and consume the fan-out queue', () => {
+  it('lets the archive worker read the token, read/write reports/, manifests/ and the day jobs, and consume and send to the archive queue', () => {
     const { archiveWorker: fn } = s.stack.functions;
     const { bucket, key } = s.stack.archive;
     const prefixes = [
@@ -102,6 +102,8 @@ describe('SkywatchStack: least privilege, function by function', () => {
       allow(S3_READ, [arn(bucket), ...prefixes].sort(byJson)),
       allow(S3_PUT, prefixes.sort(byJson)),
       allow(KMS_READ_WRITE, arn(key)),
+      // It consumes the queue and hands a job it cannot finish over to a fresh invocation of
+      // itself (one statement: CDK merges grants on the same queue).
       allow(
         [
           'sqs:ChangeMessageVisibility',
@@ -109,6 +111,7 @@ describe('SkywatchStack: least privilege, function by function', () => {
           'sqs:GetQueueAttributes',
           'sqs:GetQueueUrl',
           'sqs:ReceiveMessage',
+          'sqs:SendMessage',
         ],
         arn(s.stack.archiveQueue),
       ),

@@ -152,16 +152,21 @@ beforeAll(async () => {
     webhook(JSON.stringify({ ...order, vendorOrderCode: 'SO-FAIL-1' }), product.webhookSecret),
   );
   emulator.setFaults([{ kind: 'reset', count: 200 }]);
-  await step('report-archive-worker', 'site worker: connection resets', {
-    Records: [
-      {
-        messageId: 'm1',
-        body: JSON.stringify({ gsm: product.gsm, site: site?.key, day: '2026-02-21' }),
-      },
-      { messageId: 'm2', body: '{"gsm":1}' },
-    ],
-  } as unknown as SQSEvent);
+  await step('report-fetcher', 'report-fetcher: connection resets', { dates: ['2026-02-21'] });
   emulator.setFaults([]);
+  await step(
+    'report-archive-worker',
+    'archive worker: a hand-over for no job, and a malformed one',
+    {
+      Records: [
+        {
+          messageId: 'm1',
+          body: JSON.stringify({ gsm: product.gsm, day: '2026-02-20', generation: 1 }),
+        },
+        { messageId: 'm2', body: '{"gsm":1}' },
+      ],
+    } as unknown as SQSEvent,
+  );
 
   // Refused requests and bad input.
   await step(

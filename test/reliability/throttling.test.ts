@@ -94,8 +94,8 @@ beforeAll(async () => {
     defaults[k] = process.env[k];
   await product.run('token-refresher');
   await configure(`${product.res.bucket}-baseline`);
-  const out = (await product.run('report-fetcher')) as { manifests: { date: string }[] };
-  reportDay = out.manifests[0]?.date ?? '';
+  const out = (await product.run('report-fetcher')) as { days: { date: string }[] };
+  reportDay = out.days[0]?.date ?? '';
   baseline = await archiveHashes(product, 'reports/', `${product.res.bucket}-baseline`);
 }, 60_000);
 afterAll(async () => product?.close());

@@ -108,12 +108,23 @@ describe('Command: npm run bench (toy sizes)', () => {
     expect(result.fanOut.archived).toBe(1000);
   });
 
+  it('archives the realistic-latency console site by site at both latencies, in time-bounded invocations', () => {
+    expect(result.latency.map((l) => l.latencyMs)).toEqual([1000, 200]);
+    for (const l of result.latency) {
+      expect(l.archive.complete, `${l.latencyMs}`).toBe(true);
+      expect(l.archive.walks, `${l.latencyMs}`).toBe(2 * l.sites);
+      expect(l.archive.pages, `${l.latencyMs}`).toBe(l.download.pages);
+      expect(l.archive.longestInvocationMs, `${l.latencyMs}`).toBeLessThanOrEqual(l.invocationMs);
+      expect(l.ratio, `${l.latencyMs}`).toBeGreaterThan(0);
+    }
+  });
+
   it('times the cold start of every function against a bare twin with its SDK clients', () => {
     const names = result.coldStart.results.map((c) => c.function);
     expect(names).toEqual([
       'token-refresher',
       'report-fetcher',
-      'report-site-worker',
+      'report-archive-worker',
       'blocked-url-alerter',
       'infection-alerter',
       'cart-customer-webhook',
