@@ -8,7 +8,7 @@ import { maxByTenth } from './tenths.js';
 /**
  * One measurement in its own process, so its peak RSS is its own: a GSM's status snapshots
  * walked as the report fetcher's job walks them (the console in one walk each, or site by site
- * above 100,000 endpoints), in one of these ways:
+ * above 100,000 endpoints or the last argument), in one of these ways:
  *   discard  download every page through the same limiter, keep nothing (the floor)
  *   archive  the job: every page compressed and uploaded, in invocations of `invocationMs`
  *   warm     the first WARM_PAGES pages, unmeasured: warms the emulator up
@@ -16,8 +16,17 @@ import { maxByTenth } from './tenths.js';
  * (4.5, 4.6), archived when the walk writes, so the client holds a token and the S3 client has
  * made its first requests.
  */
-const [mode, baseUrl, authUrl, gsm = '', s3Endpoint, given = '', concurrency = '16', invocation] =
-  process.argv.slice(2);
+const [
+  mode,
+  baseUrl,
+  authUrl,
+  gsm = '',
+  s3Endpoint,
+  given = '',
+  concurrency = '16',
+  invocation,
+  above,
+] = process.argv.slice(2);
 // A bucket of its own: each archive walk creates its day's job afresh.
 const bucket = mode === 'archive' ? `${given}-${process.pid}` : given;
 const invocationMs = invocation ? Number(invocation) : Number.POSITIVE_INFINITY;
@@ -39,7 +48,14 @@ const aws = createAwsClients({
   endpoint: s3Endpoint ?? '',
   credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },
 });
-const setup: Setup = { client, s3: aws.s3, bucket, gsm, concurrency: Number(concurrency) };
+const setup: Setup = {
+  client,
+  s3: aws.s3,
+  bucket,
+  gsm,
+  concurrency: Number(concurrency),
+  ...(above === undefined ? {} : { siteWalkAbove: Number(above) }),
+};
 const WARM_PAGES = 20;
 
 function fail(error: unknown): never {

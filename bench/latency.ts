@@ -75,6 +75,8 @@ export async function latencyRun(
       bucket,
       String(concurrency),
       String(invocationMs),
+      // Site by site whatever the console's size, as a large console is walked.
+      '0',
     ];
     const download = await runWorker<LatencyRun['download']>(
       'bench/archive-worker.ts',
