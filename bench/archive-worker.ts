@@ -1,5 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { SERVICE_CONCURRENCY_DEFAULT } from '../functions/report-fetcher/archive-env.js';
 import { createAwsClients } from '../lib/aws/index.js';
 import { SkywatchClient } from '../lib/index.js';
 import { archiveWalks, downloadWalks, reachWalks, type Setup } from './day-job.js';
@@ -23,7 +24,7 @@ const [
   gsm = '',
   s3Endpoint,
   given = '',
-  concurrency = '16',
+  concurrency = String(SERVICE_CONCURRENCY_DEFAULT),
   invocation,
   above,
 ] = process.argv.slice(2);

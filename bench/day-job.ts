@@ -147,13 +147,14 @@ export async function downloadWalks(
   };
   const worker = async () => {
     for (let walk = walks.shift(); walk; walk = walks.shift()) {
-      // The next page is asked for while this one is read, as the archive's walk does.
+      // Nothing is done with a page here, so the next is asked for at once (the archive's
+      // order too, for a console's walk prefetches and a site's asks after its page is stored).
       let next: Promise<Page<unknown>> | undefined = limiter.run(() => fetchPage(walk, undefined));
       while (next) {
         const page: Page<unknown> = await next;
         const token: string | undefined = page.continuationToken ?? undefined;
         next =
-          token && pages + 1 < stopAfterPages
+          token !== undefined && pages + 1 < stopAfterPages
             ? limiter.run(() => fetchPage(walk, token))
             : undefined;
         pages++;

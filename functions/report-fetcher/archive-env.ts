@@ -3,6 +3,12 @@ import * as z from '../../lib/zod.js';
 import { BucketEnv, intSetting } from '../shared/env.js';
 
 /**
+ * Service calls at once unless set: each holds a page of up to 1,000 entries while it is read,
+ * so memory grows with it; a big console on a slow service is worth more (docs/operations.md).
+ */
+export const SERVICE_CONCURRENCY_DEFAULT = 4;
+
+/**
  * How the report fetcher and its archive worker archive a day: the bucket, how hard they
  * compress (1 fastest … 9 smallest), how many service calls run at once, when a console is
  * walked site by site, and how a job that outgrows an invocation stops and goes on
@@ -13,7 +19,7 @@ export const ArchiveEnv = z.extend(BucketEnv, {
   ARCHIVE_GZIP_LEVEL: intSetting({ min: 1, max: 9, default: DEFAULT_GZIP_LEVEL }),
   ARCHIVE_QUEUE_URL: z.optional(z.string()),
   /** Most service calls at once; the adaptive limiter moves below it. */
-  SERVICE_CONCURRENCY: intSetting({ min: 1, max: 64, default: 16 }),
+  SERVICE_CONCURRENCY: intSetting({ min: 1, max: 64, default: SERVICE_CONCURRENCY_DEFAULT }),
   /** Consoles with more endpoints are walked site by site. */
   SITE_WALK_ABOVE: intSetting({ min: 0, default: 100_000 }),
   /** Time kept back at the end of an invocation to save the job and hand it over. */

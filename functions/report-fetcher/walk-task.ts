@@ -153,11 +153,15 @@ export async function runWalk(
       next = undefined;
       const after = page.continuationToken;
       const pausing = deps.stopping();
-      if (after !== null && !pausing) {
+      // A console's walk asks for its next page while this one is compressed. Site walks run
+      // many at once, which keeps the service busy already; one page each bounds memory.
+      const prefetch = task.site === undefined;
+      if (after !== null && !pausing && prefetch) {
         next = fetchPage(after);
         next.catch(() => {}); // awaited on the next turn
       }
       await writer.addPage(page.entryTexts(), after);
+      if (after !== null && !pausing && !prefetch) next = fetchPage(after);
       pagesHere++;
       deps.onPage?.();
       if (after === null) return { kind: 'done', object: await writer.finish() };

@@ -70,7 +70,7 @@ export interface SkywatchSettings {
   readonly archiveWorkerMaxConcurrency?: number;
   /**
    * Most service calls one day's job makes at once (1–64); the adaptive limiter moves below it
-   * when the service throttles or slows down. @default 16
+   * when the service throttles or slows down; memory grows with it. @default 4
    */
   readonly archiveServiceConcurrency?: number;
   /** Deliveries of an archive hand-over message before it moves to the dead-letter queue. @default 3 */
@@ -112,7 +112,7 @@ export const DEFAULT_SETTINGS = {
   archiveHeartbeatHours: 26,
   archiveWorkerMaxConcurrency: 5,
   archiveMaxReceiveCount: 3,
-  archiveServiceConcurrency: 16,
+  archiveServiceConcurrency: 4,
   // The store's DEFAULT_GZIP_LEVEL (lib/aws), repeated: infra/ does not import lib/.
   archiveGzipLevel: 2,
   athena: true,

@@ -124,7 +124,7 @@ export class SkywatchFunction extends Construct {
         sourcesContent: false,
         target: FUNCTION_ESBUILD_TARGET,
         // Bundled, not taken from the runtime: the deployed SDK is the one the tests ran
-        // with, and @aws-sdk/lib-storage is not part of the Lambda runtime.
+        // with.
         bundleAwsSDK: true,
         forceDockerBundling: false,
         ...lazyChunkBundling(props.entry),

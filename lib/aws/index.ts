@@ -29,7 +29,6 @@ export { manifestKey, type ReportKeyParts, reportKey } from './report-keys.js';
 export {
   type ArchivedObject,
   DEFAULT_GZIP_LEVEL,
-  type RecordBatch,
   ReportStore,
   type ReportStoreOptions,
 } from './report-store.js';

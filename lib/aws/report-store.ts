@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
-import { PassThrough } from 'node:stream';
-import { createGzip, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import {
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { StorageError } from './errors.js';
-import { NdjsonEncoder } from './ndjson-encoder.js';
 
 export interface ArchivedObject {
   key: string;
@@ -22,18 +19,6 @@ export interface ArchivedObject {
   written: boolean;
 }
 
-/**
- * One batch of `streamRecords`: records to serialise, or records already serialised as JSON
- * texts (a status page's `entryTexts()`, the service's own bytes), which skips the
- * serialisation.
- */
-export type RecordBatch = readonly unknown[] | { readonly jsonTexts: readonly string[] };
-
-function isJsonTexts(batch: RecordBatch): batch is { readonly jsonTexts: readonly string[] } {
-  return !Array.isArray(batch);
-}
-
-/** How every archive object is stored: gzip NDJSON (also lib/aws/multipart-calls.ts). */
 export const NDJSON = { ContentType: 'application/x-ndjson', ContentEncoding: 'gzip' } as const;
 /**
  * gzip level of archive objects unless the store is told otherwise. Once snapshots stopped
@@ -44,17 +29,6 @@ export const NDJSON = { ContentType: 'application/x-ndjson', ContentEncoding: 'g
  * docs/performance.md has the figures.
  */
 export const DEFAULT_GZIP_LEVEL = 2;
-/**
- * S3's smallest part (5 MiB), two in flight: the upload holds at most three parts whatever the
- * snapshot's size, and 10,000 parts still allow 48 GiB.
- */
-const PART_SIZE = 5 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 2;
-/**
- * gzip hands its output over in chunks of this size, each a hop from the thread pool to the
- * main thread (and a write through to the upload): the default 16 KiB made many hops a page.
- */
-const GZIP_CHUNK = 128 * 1024;
 
 export interface ReportStoreOptions {
   /** zlib level of every object written, 1 (fastest) to 9 (smallest). @default DEFAULT_GZIP_LEVEL */
@@ -62,8 +36,9 @@ export interface ReportStoreOptions {
 }
 
 /**
- * Writes archive objects: gzip NDJSON, one record a line. Small sets are compared with what is
- * stored and skipped when identical; large ones stream through a bounded multipart upload.
+ * Writes small archive objects (usage reports): gzip NDJSON, one record a line, compared with
+ * what is stored and skipped when identical. Status snapshots, too large for memory, go through
+ * ResumableObjectWriter (resumable-object.ts).
  *
  * @example
  * const store = new ReportStore(clients.s3, 'my-bucket');
@@ -117,81 +92,6 @@ export class ReportStore {
       throw new StorageError(`Cannot write s3://${this.bucket}/${key}`, { cause: error });
     }
     return { ...result, written: true };
-  }
-
-  /**
-   * A large record stream (a full status snapshot), given as batches (pages): serialised,
-   * gzipped and uploaded as it arrives, one write per batch with back-pressure, so memory stays
-   * flat however many records there are.
-   */
-  async streamRecords(
-    key: string,
-    batches: AsyncIterable<RecordBatch>,
-    metadata: Record<string, string> = {},
-  ) {
-    const gzip = createGzip({ level: this.gzipLevel, chunkSize: GZIP_CHUNK });
-    const hash = createHash('sha256');
-    let bytes = 0;
-    const body = new PassThrough();
-    gzip.on('data', (chunk: Buffer) => {
-      hash.update(chunk);
-      bytes += chunk.length;
-    });
-    gzip.pipe(body);
-    const upload = new Upload({
-      client: this.s3,
-      params: { Bucket: this.bucket, Key: key, Body: body, ...NDJSON, Metadata: metadata },
-      partSize: PART_SIZE,
-      queueSize: PARTS_IN_FLIGHT,
-    });
-    const done = upload.done();
-    // An upload failure stops the producer at once: destroying gzip ends the pending write (its
-    // callback fires, with or without an error), and the next batch is refused before it is
-    // written.
-    let failed: unknown;
-    done.catch((error: unknown) => {
-      failed = error ?? new Error('upload failed');
-      gzip.destroy(failed as Error);
-    });
-    // Destroying gzip emits the failure as an event too; it is reported once, from the loop.
-    gzip.on('error', () => {});
-    let count = 0;
-    const ndjson = new NdjsonEncoder();
-    // Back-pressure one batch late: a batch (~3 MB for 1,000 full status entries) compresses on
-    // libuv's thread pool while the next one is encoded, and at most one is ever waiting. The
-    // encoder's two buffers take turns: a buffer is reused only after gzip has consumed it.
-    let compressing: Promise<void> | undefined;
-    try {
-      for await (const batch of batches) {
-        const records = isJsonTexts(batch) ? batch.jsonTexts : batch;
-        if (records.length === 0) continue;
-        count += records.length;
-        const bytes = isJsonTexts(batch)
-          ? ndjson.encodeTexts(batch.jsonTexts)
-          : ndjson.encode(batch);
-        await compressing;
-        if (failed) throw failed;
-        compressing = new Promise<void>((resolve, reject) => {
-          gzip.write(bytes, (error) => (error ? reject(error) : resolve()));
-        });
-        // Awaited on the next batch or after the last; a failure meanwhile must not go unhandled.
-        compressing.catch(() => {});
-      }
-      await compressing;
-      gzip.end();
-      await done;
-    } catch (error) {
-      gzip.destroy();
-      await upload.abort().catch(() => undefined);
-      throw new StorageError(`Cannot stream s3://${this.bucket}/${key}`, { cause: error });
-    }
-    return {
-      key,
-      bytes,
-      records: count,
-      sha256: hash.digest('hex'),
-      written: true,
-    } satisfies ArchivedObject;
   }
 
   /** A plain JSON document (manifests). */

@@ -25,6 +25,14 @@ import {
 export type { ResumableObjectOptions, ResumeOptions };
 
 const gzipAsync = promisify(gzip);
+/**
+ * Encoders shared by every writer in the process. A page holds one only while it is encoded and
+ * compressed, so a few serve any number of walks at once; one a writer would allocate its
+ * buffers again for each of a large console's thousands of site walks.
+ */
+const idleEncoders: NdjsonEncoder[] = [];
+const IDLE_ENCODERS_KEPT = 8;
+const ENCODER_BYTES = 1024 * 1024;
 /** A page's gzip output comes back from the thread pool in few chunks, each a hop. */
 const GZIP_CHUNK = 512 * 1024;
 
@@ -54,7 +62,6 @@ const GZIP_CHUNK = 512 * 1024;
  * return writer.finish();
  */
 export class ResumableObjectWriter {
-  private readonly encoder = new NdjsonEncoder();
   private readonly parts: PartPipeline;
   private readonly settings: Settings;
   private pending: Buffer[] = [];
@@ -143,8 +150,7 @@ export class ResumableObjectWriter {
     await this.guarded('addPage', async () => {
       this.parts.throwIfFailed();
       if (texts.length > 0) {
-        // gzip has read the encoder's buffer before this call returns, so reusing it is safe.
-        this.addMember(await this.compress(this.encoder.encodeTexts(texts)), texts.length);
+        this.addMember(await this.compressTexts(texts), texts.length);
       }
       this.pendingPages += 1;
       this.pendingAfter = after;
@@ -221,6 +227,16 @@ export class ResumableObjectWriter {
   private archived(bytes: number, records: number): ArchivedObject {
     const sha256 = this.hasher.digest('hex');
     return { key: this.target.key, bytes, records, sha256, written: true };
+  }
+
+  /** The page's NDJSON, compressed; its encoder goes back to the pool once gzip has read it. */
+  private async compressTexts(texts: readonly string[]): Promise<Buffer> {
+    const encoder = idleEncoders.pop() ?? new NdjsonEncoder(ENCODER_BYTES);
+    try {
+      return await this.compress(encoder.encodeTexts(texts));
+    } finally {
+      if (idleEncoders.length < IDLE_ENCODERS_KEPT) idleEncoders.push(encoder);
+    }
   }
 
   private async compress(ndjson: Buffer): Promise<Buffer> {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +15,6 @@ beforeAll(async () => {
   store = new ReportStore(aws.clients.s3, res.bucket);
 });
 afterAll(async () => aws?.moto.stop());
-
-async function* oneBatch(records: readonly unknown[]) {
-  yield records;
-}
 
 async function read(key: string) {
   const out = await aws.clients.s3.send(new GetObjectCommand({ Bucket: res.bucket, Key: key }));
@@ -66,65 +61,6 @@ describe('Class: ReportStore', () => {
     expect((await read(key)).lines).toEqual(['{"v":2}']);
   });
 
-  it('streams a record set larger than one multipart part and counts what it wrote', async () => {
-    // Random text barely compresses, so 12 pages of it make a gzip object of several 5 MiB parts.
-    async function* many() {
-      for (let page = 0; page < 12; page++) {
-        yield Array.from({ length: 1000 }, (_, n) => ({
-          i: page * 1000 + n,
-          pad: randomBytes(512).toString('base64'),
-        }));
-      }
-    }
-    const key = reportKey({
-      dataset: 'agent-status',
-      gsm: 'AAAA-BBBB-CCCC-DDDD-EEEE',
-      date: '2026-06-15',
-      file: 'part-00000.ndjson.gz',
-    });
-    const written = await store.streamRecords(key, many());
-    expect(written.records).toBe(12_000);
-    expect(written.bytes).toBeGreaterThan(5 * 1024 * 1024);
-    const { out, lines } = await read(key);
-    // A multipart upload's ETag ends in the number of its parts.
-    expect(out.ETag).toMatch(/-\d+"$/);
-    expect(out.ContentLength).toBe(written.bytes);
-    expect(lines).toHaveLength(12_000);
-    expect(JSON.parse(lines[11_999] ?? '{}').i).toBe(11_999);
-  });
-
-  it('streams batches already serialised as the service sent them, beside plain records', async () => {
-    async function* pages() {
-      yield { jsonTexts: ['{"Id":12345678901234567890,"Score":1.50}', '{\n  "a": 1\n}'] };
-      yield { jsonTexts: [] };
-      yield [{ b: 2 }];
-    }
-    const key = reportKey({ dataset: 'agent-status', gsm: 'G', date: '2026-06-16', file: 's.gz' });
-    const written = await store.streamRecords(key, pages());
-    expect(written.records).toBe(3);
-    // The service's number formats survive; a text spread over lines lands on one.
-    expect((await read(key)).lines).toEqual([
-      '{"Id":12345678901234567890,"Score":1.50}',
-      '{   "a": 1 }',
-      '{"b":2}',
-    ]);
-  });
-
-  it('fails with a StorageError, not a hang, when the upload fails while records still come', async () => {
-    const missing = new ReportStore(aws.clients.s3, `${res.bucket}-missing`);
-    let served = 0;
-    async function* endless() {
-      for (;;) {
-        served++;
-        yield Array.from({ length: 1000 }, () => ({ pad: randomBytes(512).toString('base64') }));
-      }
-    }
-    const key = reportKey({ dataset: 'agent-status', gsm: 'G', date: '2026-06-15', file: 'x.gz' });
-    await expect(missing.streamRecords(key, endless())).rejects.toThrow(/Cannot stream s3:\/\//);
-    // It stopped taking records soon after the upload failed, instead of draining the source.
-    expect(served).toBeLessThan(100);
-  });
-
   it('compresses at the level it is given, and refuses one zlib does not have', async () => {
     const records = Array.from({ length: 2000 }, (_, i) => ({ i, text: `endpoint ${i % 17}` }));
     const sizes: number[] = [];
@@ -136,7 +72,7 @@ describe('Class: ReportStore', () => {
         date: '2026-06-17',
         file: `l${gzipLevel}.gz`,
       });
-      sizes.push((await leveled.streamRecords(key, oneBatch(records))).bytes);
+      sizes.push((await leveled.writeRecords(key, records)).bytes);
       expect((await read(key)).lines.map((l) => JSON.parse(l))).toEqual(records);
     }
     expect(sizes[1]).toBeLessThan(sizes[0] ?? 0);
