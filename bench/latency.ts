@@ -1,4 +1,5 @@
 import { startMoto } from '../scripts/local/moto-server.js';
+import type { ArchivedDay } from './day-job.js';
 import { runWorker, startEmulatorProcess } from './processes.js';
 
 /**
@@ -14,17 +15,8 @@ export interface LatencyRun {
   latencyMs: number;
   concurrency: number;
   invocationMs: number;
-  archive: {
-    wallMs: number;
-    invocations: number;
-    longestInvocationMs: number;
-    resumptions: number;
-    pages: number;
-    walks: number;
-    complete: boolean;
-    throttles: number;
-    peakRssMb: number;
-  };
+  /** What the archive worker printed of the day's walks (bench/day-job.ts), with its cost. */
+  archive: ArchivedDay & { wallMs: number; peakRssMb: number };
   download: { wallMs: number; pages: number };
   tokenCalls: number;
   idealMs: number;
