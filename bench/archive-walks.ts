@@ -1,5 +1,3 @@
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import type { createAwsClients } from '../lib/aws/index.js';
 import type { ArchiveRun, Mode } from './archive-results.js';
 import { DEPLOYED_NODE_FLAGS } from './bundle.js';
 import { processCpuMs } from './process-cpu.js';
@@ -10,13 +8,13 @@ import { runWorker, startEmulatorProcess } from './processes.js';
  * started with the stack's NODE_OPTIONS and `heapFlags` on the Node.js binary given.
  */
 export async function measureWalks(
-  s3: { endpoint: string; pid: number | undefined; aws: ReturnType<typeof createAwsClients> },
+  s3: { endpoint: string; pid: number | undefined },
   worker: { bundle: string; node: string; heapFlags: string[] },
   size: number,
   modes: Mode[],
 ): Promise<ArchiveRun[]> {
+  // The worker's archive walks each create a bucket of their own from this name.
   const bucket = `bench-archive-${size}`;
-  await s3.aws.s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const emulator = await startEmulatorProcess([
     '--gsms',
     '1',

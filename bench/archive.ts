@@ -1,5 +1,4 @@
 import { REPORT_FETCHER_MEMORY_MB } from '../infra/function-memory.js';
-import { createAwsClients } from '../lib/aws/index.js';
 import { startMoto } from '../scripts/local/moto-server.js';
 import { type ArchiveAtScale, type ArchiveRun, compare } from './archive-results.js';
 import { measureWalks } from './archive-walks.js';
@@ -30,10 +29,6 @@ export async function archiveAtScale(
   const bundle = benchBundlePath('archive-worker.mjs');
   await bundleLikeTheStack('bench/archive-worker.ts', bundle);
   const moto = await startMoto();
-  const aws = createAwsClients({
-    endpoint: moto.endpoint,
-    credentials: { accessKeyId: 't', secretAccessKey: 't' },
-  });
   const runs: Record<number, ArchiveRun[]> = {};
   const smallest = Math.min(...sizes);
   try {
@@ -41,7 +36,7 @@ export async function archiveAtScale(
       const walks = size === smallest ? SMALLEST_SIZE_WALKS : OTHER_SIZE_WALKS;
       const modes = Array.from({ length: walks }, () => ['discard', 'archive'] as const).flat();
       runs[size] = await measureWalks(
-        { endpoint: moto.endpoint, pid: moto.pid, aws },
+        { endpoint: moto.endpoint, pid: moto.pid },
         { bundle, node, heapFlags },
         size,
         modes,

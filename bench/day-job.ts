@@ -4,6 +4,7 @@ import type { WalkTask } from '../functions/report-fetcher/day-job.js';
 import { JobStore } from '../functions/report-fetcher/job-store.js';
 import { newJob, planWalks } from '../functions/report-fetcher/plan.js';
 import { runJob } from '../functions/report-fetcher/run-job.js';
+import { SNAPSHOT_PAGE_SIZE, walkPage } from '../functions/report-fetcher/walk-task.js';
 import { ReportStore, StateStore } from '../lib/aws/index.js';
 import { AdaptiveLimiter } from '../lib/http/index.js';
 import type { Page, SkywatchClient } from '../lib/index.js';
@@ -133,18 +134,11 @@ export async function downloadWalks(
   const detach = limiter.attach(setup.client);
   let pages = 0;
   let endpoints = 0;
-  const { client, gsm } = setup;
-  const fetchPage = (walk: WalkTask, continuation: string | undefined): Promise<Page<unknown>> => {
-    const options = { batchSize: 1000, ...(continuation ? { continuation } : {}) };
-    const site = walk.site;
-    if (site === undefined)
-      return walk.dataset === 'agent-status'
-        ? client.gsmAgentStatus(gsm, options).firstPage()
-        : client.gsmDnspStatus(gsm, options).firstPage();
-    return walk.dataset === 'agent-status'
-      ? client.siteAgentStatus(site, options).firstPage()
-      : client.siteDnspStatus(site, options).firstPage();
-  };
+  const fetchPage = (walk: WalkTask, continuation: string | undefined) =>
+    walkPage(setup.client, setup.gsm, walk, {
+      batchSize: SNAPSHOT_PAGE_SIZE,
+      ...(continuation ? { continuation } : {}),
+    });
   const worker = async () => {
     for (let walk = walks.shift(); walk; walk = walks.shift()) {
       // Nothing is done with a page here, so the next is asked for at once (the archive's

@@ -9,7 +9,7 @@ import { jobEnded } from './day-job.js';
 import { jobSettings, runAndHandOver } from './invocation.js';
 import { jobEvents, reportDay } from './job-report.js';
 import { JobTakenError } from './job-store.js';
-import { buildManifest, writeManifest } from './manifest.js';
+import { settleManifest } from './manifest.js';
 import { archiveDeps } from './stores.js';
 
 /**
@@ -38,14 +38,13 @@ export const handler = lambda(obs, async (event: SQSEvent, context): Promise<SQS
         continue;
       }
       if (jobEnded(found.job)) {
-        await writeManifest(deps.manifests, buildManifest(found.job));
+        await settleManifest(deps.manifests, found.job);
         continue;
       }
       const now = Date.now();
       const held = await deps.jobs.claim(found, record.messageId, now);
       const outcome = await runAndHandOver(deps, held, jobSettings(env, context, now), events);
-      const state = outcome.handedOver ? 'handed-over' : outcome.ended ? 'ended' : 'paused';
-      reportDay(obs, outcome.held.job, state, outcome.manifest);
+      reportDay(obs, outcome.held.job, outcome.state, outcome.manifest);
     } catch (error) {
       if (error instanceof JobTakenError) {
         obs.logger.warn('the job was taken over by another invocation', {

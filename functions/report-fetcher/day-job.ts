@@ -18,6 +18,11 @@ export const ArchivedObjectEntry = z.object({
 });
 export type ArchivedObjectEntry = z.infer<typeof ArchivedObjectEntry>;
 
+/** What a job keeps of an object the store wrote. */
+export function entryOf({ key, bytes, records, sha256 }: ArchivedObjectEntry): ArchivedObjectEntry {
+  return { key, bytes, records, sha256 };
+}
+
 const TaskStatus = z.enum(['pending', 'done', 'failed']);
 const TaskHead = {
   /** Unique in the job, e.g. `dnsp-usage/SITE`, `agent-status/SITE`, `agent-status/console`. */

@@ -9,7 +9,7 @@ import { runDates } from './event.js';
 import { jobSettings, runAndHandOver } from './invocation.js';
 import { jobEvents, reportDay } from './job-report.js';
 import { JobTakenError } from './job-store.js';
-import { buildManifest, writeManifest } from './manifest.js';
+import { settleManifest } from './manifest.js';
 import { type Opened, openDay } from './open-day.js';
 import { archiveDeps } from './stores.js';
 
@@ -66,9 +66,7 @@ export const handler = lambda(obs, async (event: unknown, context) => {
   const results = [];
   for (const { opened } of days) {
     if (opened.kind === 'ended') {
-      // Rewritten when absent or changed (a manifest lost or from an older version).
-      const manifest = buildManifest(opened.job);
-      await writeManifest(deps.manifests, manifest);
+      const manifest = await settleManifest(deps.manifests, opened.job);
       results.push(reportDay(obs, opened.job, 'ended', manifest));
       continue;
     }
@@ -84,8 +82,7 @@ export const handler = lambda(obs, async (event: unknown, context) => {
     }
     try {
       const outcome = await runAndHandOver(deps, opened.held, settings, events);
-      const state = outcome.handedOver ? 'handed-over' : outcome.ended ? 'ended' : 'paused';
-      results.push(reportDay(obs, outcome.held.job, state, outcome.manifest));
+      results.push(reportDay(obs, outcome.held.job, outcome.state, outcome.manifest));
     } catch (error) {
       // Another invocation took the day over (it had gone stale): it is that one's now.
       if (!(error instanceof JobTakenError)) throw error;

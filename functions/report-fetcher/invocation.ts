@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { ArchiveEnvValues } from './archive-env.js';
 import { handOver } from './continue.js';
+import type { DayState } from './job-report.js';
 import type { HeldJob } from './job-store.js';
 import { type JobEvents, type JobSettings, type RunOutcome, runJob } from './run-job.js';
 import type { ArchiveDeps } from './stores.js';
@@ -34,9 +35,10 @@ export async function runAndHandOver(
   held: HeldJob,
   settings: JobSettings,
   events: JobEvents,
-): Promise<RunOutcome & { handedOver: boolean }> {
+): Promise<RunOutcome & { state: DayState }> {
   const outcome = await runJob(deps, held, settings, events);
-  if (outcome.ended || !deps.queue) return { ...outcome, handedOver: false };
+  if (outcome.ended) return { ...outcome, state: 'ended' };
+  if (!deps.queue) return { ...outcome, state: 'paused' };
   await handOver(deps.queue, outcome.held.job);
-  return { ...outcome, handedOver: true };
+  return { ...outcome, state: 'handed-over' };
 }

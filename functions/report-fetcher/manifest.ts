@@ -92,6 +92,16 @@ export async function writeManifest(manifests: StateStore, manifest: Manifest): 
   await manifests.put(key, manifest);
 }
 
+/**
+ * The manifest of an ended job, written when absent or changed (lost, or from an older
+ * version); re-runs of a finished day write nothing.
+ */
+export async function settleManifest(manifests: StateStore, job: DayJob): Promise<Manifest> {
+  const manifest = buildManifest(job);
+  await writeManifest(manifests, manifest);
+  return manifest;
+}
+
 /** The stored manifest of a day, when there is one this version can read. */
 export async function readManifest(
   manifests: StateStore,

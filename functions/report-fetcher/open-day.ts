@@ -66,9 +66,10 @@ export async function openDay(
   day: string | undefined,
   options: { owner: string; now: number; settings: OpenSettings; retryFailed: boolean },
 ): Promise<Opened> {
+  const adoption = { ...options, staleMs: options.settings.staleMs };
   if (day !== undefined) {
     const found = await deps.jobs.read(gsm, day);
-    if (found) return adopt(deps, found, { ...options, staleMs: options.settings.staleMs });
+    if (found) return adopt(deps, found, adoption);
   }
   const reports = await archiveGsmReports(deps.client, deps.store, gsm, day);
   // The newest report is the day before yesterday, so a daily run's "today" is two days on.
@@ -83,7 +84,7 @@ export async function openDay(
       held: await deps.jobs.claim({ ...found, job }, options.owner, options.now),
     };
   }
-  if (found) return adopt(deps, found, { ...options, staleMs: options.settings.staleMs });
+  if (found) return adopt(deps, found, adoption);
   const job = newJob({
     gsm,
     day: reports.day,

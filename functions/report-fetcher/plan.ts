@@ -1,6 +1,6 @@
 import type { ArchivedObject } from '../../lib/aws/index.js';
 import type { ReportSite } from './archive-reports.js';
-import type { DayJob, DayTask, WalkTask } from './day-job.js';
+import { type DayJob, type DayTask, entryOf, type WalkTask } from './day-job.js';
 
 export interface PlanSettings {
   /**
@@ -72,12 +72,7 @@ export function newJob(input: {
     date: input.day,
     snapshotDate: input.snapshotDate,
     sites: keys,
-    reports: input.reports.map(({ key, bytes, records, sha256 }) => ({
-      key,
-      bytes,
-      records,
-      sha256,
-    })),
+    reports: input.reports.map(entryOf),
     // Walks first: they are long, and site reports fill the slots walks leave.
     tasks: [...walks, ...siteReports],
     generation: 1,

@@ -7,12 +7,13 @@ import { archiveSite } from './archive-site.js';
 import {
   type DayJob,
   type DayTask,
+  entryOf,
   jobEnded,
   type SiteReportTask,
   type WalkTask,
 } from './day-job.js';
 import type { HeldJob, JobStore } from './job-store.js';
-import { buildManifest, type Manifest, writeManifest } from './manifest.js';
+import { type Manifest, settleManifest } from './manifest.js';
 import { transient } from './task-errors.js';
 import { runWalk } from './walk-task.js';
 
@@ -154,12 +155,7 @@ export async function runJob(
         ),
       );
       task.status = 'done';
-      task.object = {
-        key: object.key,
-        bytes: object.bytes,
-        records: object.records,
-        sha256: object.sha256,
-      };
+      task.object = entryOf(object);
       delete task.reason;
       return false;
     } catch (error) {
@@ -181,8 +177,7 @@ export async function runJob(
     }));
     if (outcome.kind === 'done') {
       task.status = 'done';
-      const { key, bytes, records, sha256 } = outcome.object;
-      task.object = { key, bytes, records, sha256 };
+      task.object = entryOf(outcome.object);
       delete task.checkpoint;
       delete task.reason;
       return false;
@@ -232,7 +227,6 @@ export async function runJob(
       ended,
       pending: job.tasks.filter((t) => t.status === 'pending').length,
     };
-  const manifest = buildManifest(job);
-  await writeManifest(deps.manifests, manifest);
+  const manifest = await settleManifest(deps.manifests, job);
   return { held: current, ended, manifest, pending: 0 };
 }

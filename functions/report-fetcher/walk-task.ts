@@ -7,7 +7,13 @@ import {
   UploadGoneError,
 } from '../../lib/aws/index.js';
 import type { AdaptiveLimiter } from '../../lib/http/index.js';
-import { HttpError, type Page, type SkywatchClient } from '../../lib/index.js';
+import {
+  type CallOptions,
+  HttpError,
+  type Page,
+  type PagingOptions,
+  type SkywatchClient,
+} from '../../lib/index.js';
 import type { WalkTask } from './day-job.js';
 
 /** Entries per status page: the service's largest. */
@@ -54,25 +60,40 @@ export function walkKey(gsm: string, day: string, task: WalkTask): string {
   });
 }
 
+/**
+ * One page of a walk: the console's 4.3 or 4.4, or a site's 4.1 or 4.2, as the task says.
+ *
+ * @example
+ * const page = await walkPage(client, gsm, task, { batchSize: 1000, continuation });
+ */
+export function walkPage(
+  client: SkywatchClient,
+  gsm: string,
+  task: Pick<WalkTask, 'dataset' | 'site'>,
+  options: PagingOptions & CallOptions & { batchSize: number },
+): Promise<Page<unknown>> {
+  const paginator =
+    task.site === undefined
+      ? task.dataset === 'agent-status'
+        ? client.gsmAgentStatus(gsm, options)
+        : client.gsmDnspStatus(gsm, options)
+      : task.dataset === 'agent-status'
+        ? client.siteAgentStatus(task.site, options)
+        : client.siteDnspStatus(task.site, options);
+  return paginator.firstPage() as Promise<Page<unknown>>;
+}
+
 type PageOf = (continuation: string | undefined) => Promise<Page<unknown>>;
 
 function pageFetcher(deps: WalkDeps, gsm: string, task: WalkTask): PageOf {
-  const options = (continuation: string | undefined) => ({
-    batchSize: deps.pageSize ?? SNAPSHOT_PAGE_SIZE,
-    deadline: deps.pauseAt,
-    ...(continuation === undefined ? {} : { continuation }),
-  });
-  const { client } = deps;
-  const paginator = (c: string | undefined) => {
-    if (task.site === undefined)
-      return task.dataset === 'agent-status'
-        ? client.gsmAgentStatus(gsm, options(c))
-        : client.gsmDnspStatus(gsm, options(c));
-    return task.dataset === 'agent-status'
-      ? client.siteAgentStatus(task.site, options(c))
-      : client.siteDnspStatus(task.site, options(c));
-  };
-  return (c) => deps.limiter.run(() => paginator(c).firstPage() as Promise<Page<unknown>>);
+  return (continuation) =>
+    deps.limiter.run(() =>
+      walkPage(deps.client, gsm, task, {
+        batchSize: deps.pageSize ?? SNAPSHOT_PAGE_SIZE,
+        deadline: deps.pauseAt,
+        ...(continuation === undefined ? {} : { continuation }),
+      }),
+    );
 }
 
 /**
