@@ -4,7 +4,7 @@ import type { WalkTask } from '../functions/report-fetcher/day-job.js';
 import { JobStore } from '../functions/report-fetcher/job-store.js';
 import { newJob, planWalks } from '../functions/report-fetcher/plan.js';
 import { runJob } from '../functions/report-fetcher/run-job.js';
-import { SNAPSHOT_PAGE_SIZE, walkPage } from '../functions/report-fetcher/walk-task.js';
+import { SNAPSHOT_PAGE_SIZE } from '../functions/report-fetcher/walk-task.js';
 import { ReportStore, StateStore } from '../lib/aws/index.js';
 import { AdaptiveLimiter } from '../lib/http/index.js';
 import type { Page, SkywatchClient } from '../lib/index.js';
@@ -116,7 +116,30 @@ export async function archiveWalks(
   }
 }
 
-/** The same walks, each page fetched through the same limiter and dropped. */
+/**
+ * A walk's page as a reader of the snapshot gets it (the alerters' way): typed, each entry
+ * validated. The archive keeps entries unread, which is part of what it is measured against.
+ */
+function readPage(
+  client: SkywatchClient,
+  gsm: string,
+  walk: WalkTask,
+  options: { batchSize: number; continuation?: string },
+): Promise<Page<unknown>> {
+  const key = walk.site ?? gsm;
+  const agent = walk.dataset === 'agent-status';
+  const pages =
+    walk.site === undefined
+      ? agent
+        ? client.gsmAgentStatus(key, options)
+        : client.gsmDnspStatus(key, options)
+      : agent
+        ? client.siteAgentStatus(key, options)
+        : client.siteDnspStatus(key, options);
+  return pages.firstPage() as Promise<Page<unknown>>;
+}
+
+/** The same walks, each page read through the same limiter and dropped. */
 export async function downloadWalks(
   setup: Setup,
   opened: Awaited<ReturnType<typeof reachWalks>>,
@@ -135,7 +158,7 @@ export async function downloadWalks(
   let pages = 0;
   let endpoints = 0;
   const fetchPage = (walk: WalkTask, continuation: string | undefined) =>
-    walkPage(setup.client, setup.gsm, walk, {
+    readPage(setup.client, setup.gsm, walk, {
       batchSize: SNAPSHOT_PAGE_SIZE,
       ...(continuation ? { continuation } : {}),
     });

@@ -61,7 +61,9 @@ export function walkKey(gsm: string, day: string, task: WalkTask): string {
 }
 
 /**
- * One page of a walk: the console's 4.3 or 4.4, or a site's 4.1 or 4.2, as the task says.
+ * One page of a walk: the console's 4.3 or 4.4, or a site's 4.1 or 4.2, as the task says. The
+ * entries are kept as the service sent them, never read, so they are not validated either
+ * (the functions that read them count their surprises); the envelope is checked as always.
  *
  * @example
  * const page = await walkPage(client, gsm, task, { batchSize: 1000, continuation });
@@ -72,15 +74,12 @@ export function walkPage(
   task: Pick<WalkTask, 'dataset' | 'site'>,
   options: PagingOptions & CallOptions & { batchSize: number },
 ): Promise<Page<unknown>> {
-  const paginator =
-    task.site === undefined
-      ? task.dataset === 'agent-status'
-        ? client.gsmAgentStatus(gsm, options)
-        : client.gsmDnspStatus(gsm, options)
-      : task.dataset === 'agent-status'
-        ? client.siteAgentStatus(task.site, options)
-        : client.siteDnspStatus(task.site, options);
-  return paginator.firstPage() as Promise<Page<unknown>>;
+  const of = {
+    kind: task.site === undefined ? 'gsm' : 'site',
+    status: task.dataset === 'agent-status' ? 'agent' : 'dnsp',
+    keyCode: task.site ?? gsm,
+  } as const;
+  return client.statusAsSent(of, options).firstPage();
 }
 
 type PageOf = (continuation: string | undefined) => Promise<Page<unknown>>;

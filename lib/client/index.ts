@@ -5,4 +5,4 @@ export { type HealthAnswer, ServiceInformation } from './health.js';
 export type { SurpriseEvent } from './read.js';
 export type { DnspReportOptions, UsageReportOptions } from './reports.js';
 export { serviceValue } from './service-value.js';
-export type { AgentStatusOptions, DnspStatusOptions } from './status.js';
+export type { AgentStatusOptions, DnspStatusOptions, StatusOf } from './status.js';

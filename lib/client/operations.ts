@@ -32,6 +32,8 @@ import {
   agentStatus,
   type DnspStatusOptions,
   dnspStatus,
+  type StatusOf,
+  statusAsSent,
 } from './status.js';
 
 /**
@@ -86,6 +88,14 @@ export class ClientOperations {
   /** 4.4 GET /api/status/gsm/dnsp/{keyCode}: DNSP status of every endpoint of a GSM (paged). */
   gsmDnspStatus(keyCode: string, options?: DnspStatusOptions): Paginator<DNSPAgentStatus> {
     return dnspStatus(this.ctx, 'gsm', keyCode, options);
+  }
+
+  /**
+   * 4.1–4.4, as `of` says, with each entry as the service sent it: the envelope is checked,
+   * the entries are not read. For keeping pages whole (`entryTexts()`), never for reading them.
+   */
+  statusAsSent(of: StatusOf, options?: AgentStatusOptions): Paginator<unknown> {
+    return statusAsSent(this.ctx, of, options);
   }
 
   /** 4.5 GET /api/status/reporting/gsm/{gsmKey}: GSM-level usage summary. */

@@ -4,7 +4,7 @@ import { entryTextsOf } from '../paging/array-member-texts.js';
 import { type Page, Paginator, type PagingOptions } from '../paging/paginator.js';
 import type { AgentStatus, AgentStatusGroup } from '../schemas/agent-status.js';
 import type { DNSPAgentStatus } from '../schemas/dnsp-status.js';
-import { AgentStatusPage, DNSPStatusPage } from '../schemas/paged.js';
+import { AgentStatusPage, AsSentStatusPage, DNSPStatusPage } from '../schemas/paged.js';
 import { type DateInput, validateModifiedSince } from '../validation/dates.js';
 import {
   validateBatchSize,
@@ -34,6 +34,13 @@ export interface AgentStatusOptions extends DnspStatusOptions {
 
 type Kind = 'site' | 'gsm';
 
+/** Which of 4.1–4.4: a site's or a GSM's endpoints, their agent or their DNSP status. */
+export interface StatusOf {
+  kind: Kind;
+  status: 'agent' | 'dnsp';
+  keyCode: string;
+}
+
 function query(options: AgentStatusOptions) {
   return {
     ...(options.machineId === undefined ? {} : { machineId: validateMachineId(options.machineId) }),
@@ -52,7 +59,7 @@ function paginate<E>(
   path: string,
   scope: string,
   q: Record<string, string | number>,
-  schema: typeof AgentStatusPage | typeof DNSPStatusPage,
+  schema: typeof AgentStatusPage | typeof DNSPStatusPage | typeof AsSentStatusPage,
   model: string,
   options: PagingOptions & CallOptions,
 ): Paginator<E> {
@@ -131,4 +138,32 @@ export function dnspStatus(
   const path = operationPath`/api/status/${kind}/dnsp/${key}`;
   const { returnedInfo: _ignored, ...q } = query(options);
   return paginate(ctx, path, scope, q, DNSPStatusPage, 'DNSPAgentStatus page', options);
+}
+
+/**
+ * 4.1–4.4 with each entry left as the service sent it: the envelope is read and checked as
+ * always, the entries are neither validated nor typed, and no surprise in them is counted.
+ * `entryTexts()` answers each entry's own text. For callers that keep entries whole without
+ * reading a field (the daily archive): validating a page's entries costs about as much as
+ * parsing it (docs/performance.md).
+ *
+ * @example
+ * const page = await statusAsSent(ctx, { kind: 'site', status: 'dnsp', keyCode }).firstPage();
+ * await writer.addPage(page.entryTexts(), page.continuationToken);
+ */
+export function statusAsSent(
+  ctx: ClientContext,
+  of: StatusOf,
+  options: AgentStatusOptions = {},
+): Paginator<unknown> {
+  const key = validateKeycode(of.keyCode);
+  const scope = of.kind === 'site' ? baseUrlScope(ctx.baseUrl) : SCOPES.gsm;
+  const dnsp = of.status === 'dnsp';
+  const path = dnsp
+    ? operationPath`/api/status/${of.kind}/dnsp/${key}`
+    : operationPath`/api/status/${of.kind}/${key}`;
+  const q = query(options);
+  const { returnedInfo: _groups, ...dnspQuery } = q;
+  const model = dnsp ? 'DNSPAgentStatus page' : 'AgentStatus page';
+  return paginate(ctx, path, scope, dnsp ? dnspQuery : q, AsSentStatusPage, model, options);
 }

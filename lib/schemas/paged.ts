@@ -22,3 +22,8 @@ export const AgentStatusPage = z.lazy(() => pagedEnvelope(AgentStatus));
 export type AgentStatusPage = z.infer<typeof AgentStatusPage>;
 export const DNSPStatusPage = z.lazy(() => pagedEnvelope(DNSPAgentStatus));
 export type DNSPStatusPage = z.infer<typeof DNSPStatusPage>;
+/**
+ * A status page (4.1–4.4) whose entries are left as the service sent them: only the envelope
+ * is read. For callers that keep entries whole without reading a field of them.
+ */
+export const AsSentStatusPage = z.lazy(() => pagedEnvelope(z.unknown()));
