@@ -23,6 +23,8 @@ export interface Operation<S extends z.core.$ZodType> {
   xml?: { response: XmlModel<S>; request?: XmlModel };
   body?: unknown;
   call?: CallOptions;
+  /** Reads a JSON body in place of `JSON.parse`, throwing as it does on text that is not JSON. */
+  decode?: (text: string) => unknown;
 }
 
 /**
@@ -117,7 +119,7 @@ export async function executeWithText<S extends z.core.$ZodType>(
       url,
       headers: { ...headers, authorization: `Bearer ${token.value}` },
       ...(body === undefined ? {} : { body }),
-      decode: xml ? xml.validate : (text) => JSON.parse(text),
+      decode: xml ? xml.validate : (op.decode ?? ((text) => JSON.parse(text))),
       ...(bounded ? { deadline: { deadline } } : {}),
     });
   };

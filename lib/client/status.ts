@@ -1,6 +1,6 @@
 import { baseUrlScope, SCOPES } from '../auth/scopes.js';
 import { SchemaError } from '../errors/errors.js';
-import { entryTextsOf } from '../paging/array-member-texts.js';
+import { entryTextsOf, readArrayMember } from '../paging/array-member-texts.js';
 import { type Page, Paginator, type PagingOptions } from '../paging/paginator.js';
 import type { AgentStatus, AgentStatusGroup } from '../schemas/agent-status.js';
 import type { DNSPAgentStatus } from '../schemas/dnsp-status.js';
@@ -54,15 +54,37 @@ function query(options: AgentStatusOptions) {
   };
 }
 
+/**
+ * A status page's body as the as-sent walk reads it: the envelope parsed and `QueryResults` as
+ * each entry's text, the whole text checked against the JSON grammar without building the
+ * entries. A body the scanner does not follow is parsed and its entries serialised again
+ * (slower, never wrong); one that is not JSON throws, as `JSON.parse` does.
+ */
+function decodeAsSent(text: string): unknown {
+  const read = readArrayMember(text, 'QueryResults');
+  if (read) return { ...read.others, QueryResults: read.texts };
+  const value = JSON.parse(text) as { QueryResults?: unknown };
+  const entries = value?.QueryResults;
+  if (!Array.isArray(entries)) return value;
+  return { ...value, QueryResults: entries.map((entry) => JSON.stringify(entry)) };
+}
+
+interface PageRead {
+  schema: typeof AgentStatusPage | typeof DNSPStatusPage | typeof AsSentStatusPage;
+  model: string;
+  /** Entries as the service sent them: `QueryResults` holds their texts (`decodeAsSent`). */
+  asSent: boolean;
+}
+
 function paginate<E>(
   ctx: ClientContext,
   path: string,
   scope: string,
   q: Record<string, string | number>,
-  schema: typeof AgentStatusPage | typeof DNSPStatusPage | typeof AsSentStatusPage,
-  model: string,
+  read: PageRead,
   options: PagingOptions & CallOptions,
 ): Paginator<E> {
+  const { schema, model, asSent } = read;
   return new Paginator<E>(async (continuation) => {
     // Follow the token with the same query rather than ContinuationURI: the URI's host is the
     // service's to choose, the token is all the paging state there is.
@@ -73,6 +95,7 @@ function paginate<E>(
       scope,
       schema,
       model,
+      ...(asSent ? { decode: decodeAsSent } : {}),
       ...(options.deadline === undefined ? {} : { call: { deadline: options.deadline } }),
     });
     const { QueryResults, ...raw } = env;
@@ -84,10 +107,14 @@ function paginate<E>(
         Array.isArray(QueryResults) ? 'ContinuationToken' : 'QueryResults',
       );
     }
-    // Sliced from the body (or serialised) on first use only: most walks never ask.
-    let texts: readonly string[] | undefined;
+    // Worked out on first use only: most walks ask for one or the other.
+    let texts: readonly string[] | undefined = asSent ? (QueryResults as string[]) : undefined;
+    let entries: E[] | undefined = asSent ? undefined : (QueryResults as E[]);
     return {
-      entries: QueryResults as E[],
+      get entries() {
+        entries ??= (texts ?? []).map((entry) => JSON.parse(entry) as E);
+        return entries;
+      },
       continuationToken: env.ContinuationToken ?? null,
       raw: {
         ...raw,
@@ -118,7 +145,14 @@ export function agentStatus(
   const key = validateKeycode(keyCode);
   const scope = kind === 'site' ? baseUrlScope(ctx.baseUrl) : SCOPES.gsm;
   const path = operationPath`/api/status/${kind}/${key}`;
-  return paginate(ctx, path, scope, query(options), AgentStatusPage, 'AgentStatus page', options);
+  return paginate(
+    ctx,
+    path,
+    scope,
+    query(options),
+    { schema: AgentStatusPage, model: 'AgentStatus page', asSent: false },
+    options,
+  );
 }
 
 /**
@@ -137,15 +171,23 @@ export function dnspStatus(
   const scope = kind === 'site' ? baseUrlScope(ctx.baseUrl) : SCOPES.gsm;
   const path = operationPath`/api/status/${kind}/dnsp/${key}`;
   const { returnedInfo: _ignored, ...q } = query(options);
-  return paginate(ctx, path, scope, q, DNSPStatusPage, 'DNSPAgentStatus page', options);
+  return paginate(
+    ctx,
+    path,
+    scope,
+    q,
+    { schema: DNSPStatusPage, model: 'DNSPAgentStatus page', asSent: false },
+    options,
+  );
 }
 
 /**
- * 4.1–4.4 with each entry left as the service sent it: the envelope is read and checked as
- * always, the entries are neither validated nor typed, and no surprise in them is counted.
- * `entryTexts()` answers each entry's own text. For callers that keep entries whole without
- * reading a field (the daily archive): validating a page's entries costs about as much as
- * parsing it (docs/performance.md).
+ * 4.1–4.4 with each entry left as the service sent it: the body is checked against the JSON
+ * grammar and its envelope read and checked as always, but the entries are not built, typed
+ * or validated, and no surprise in them is counted. `entryTexts()` answers each entry's own
+ * text; `entries` parses them on first use. For callers that keep entries whole without
+ * reading a field (the daily archive): building and validating a page's entries costs more
+ * than the rest of archiving it (docs/performance.md).
  *
  * @example
  * const page = await statusAsSent(ctx, { kind: 'site', status: 'dnsp', keyCode }).firstPage();
@@ -165,5 +207,6 @@ export function statusAsSent(
   const q = query(options);
   const { returnedInfo: _groups, ...dnspQuery } = q;
   const model = dnsp ? 'DNSPAgentStatus page' : 'AgentStatus page';
-  return paginate(ctx, path, scope, dnsp ? dnspQuery : q, AsSentStatusPage, model, options);
+  const read = { schema: AsSentStatusPage, model, asSent: true };
+  return paginate(ctx, path, scope, dnsp ? dnspQuery : q, read, options);
 }

@@ -1,68 +1,88 @@
 /**
- * Finds, in the text of a JSON object, the elements of the array held by one of its top-level
- * members, and answers each element's own text. No library fits: JSON parsers build values and
- * drop the text they came from (Node 20's `JSON.parse` has no source access), and streaming
- * tokenisers cost more than the `JSON.stringify` this replaces.
+ * Reads a JSON object whose one member is a large array (a status page's `QueryResults`)
+ * without building the array's elements: the text is checked whole against the JSON grammar,
+ * each element is answered as its own text, and only the other, small members are parsed.
  *
- * Why: slicing the text the service sent costs the archive's main thread a fraction of what
- * `JSON.stringify` of every entry does, and the slices are the service's own bytes (large
- * integers and number formats kept exactly); docs/performance.md has the figure.
- *
- * Only for text that `JSON.parse` has already accepted: it is not a validator.
+ * Why: an archive keeps each element as the service wrote it (large integers and number
+ * formats kept exactly) and reads none of it; building a page's elements with `JSON.parse`
+ * only to drop them costs more than this whole pass, in time and in garbage
+ * (docs/performance.md has the figures).
  */
-import {
-  CLOSE_BRACKET,
-  isComma,
-  OPEN_BRACKET,
-  skipSpace,
-  skipValue,
-  walkMembers,
-} from './json-scan.js';
+import { JsonScan } from './json-scan.js';
 
-/** The elements of the array starting at `i` (`text[i]` is `[`) and where it ends, or undefined. */
-function elementTexts(text: string, i: number): { texts: string[]; end: number } | undefined {
-  const texts: string[] = [];
-  i = skipSpace(text, i + 1);
-  if (text.charCodeAt(i) === CLOSE_BRACKET) return { texts, end: i + 1 };
-  for (;;) {
-    const end = skipValue(text, i);
-    if (end < 0) return undefined;
-    texts.push(text.slice(i, end));
-    i = skipSpace(text, end);
-    if (text.charCodeAt(i) === CLOSE_BRACKET) return { texts, end: i + 1 };
-    if (!isComma(text, i)) return undefined;
-    i = skipSpace(text, i + 1);
-  }
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
+/** The member name written from `start` to `end`, quotes included, as JSON.parse reads it. */
+function nameAt(text: string, start: number, end: number): string {
+  const written = text.slice(start + 1, end - 1);
+  return written.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : written;
+}
+
+export interface ArrayMember {
+  /** Every other member of the object, parsed, in order (the last of a repeated name). */
+  others: Record<string, unknown>;
+  /** The text of each element of the array, in order, exactly as written. */
+  texts: string[];
+}
+
+/**
+ * The object in `text` with its array member `member` as element texts; undefined when `text`
+ * is not valid JSON, or not an object whose `member` is an array (read it with `JSON.parse`
+ * then: this only makes the usual case cheaper).
+ *
+ * @example
+ * readArrayMember('{"Count":2,"QueryResults":[{"a":1}, {"b":[2]}]}', 'QueryResults');
+ * // { others: { Count: 2 }, texts: ['{"a":1}', '{"b":[2]}'] }
+ */
+export function readArrayMember(text: string, member: string): ArrayMember | undefined {
+  const scan = new JsonScan(text);
+  const start = scan.space(0);
+  if (text.charCodeAt(start) !== OPEN_BRACE) return undefined;
+  const others: Record<string, unknown> = {};
+  let texts: string[] | undefined;
+  let found = true;
+  const end = scan.members(start, (valueStart, nameStart, nameEnd) => {
+    const name = nameAt(text, nameStart, nameEnd);
+    if (name === member) {
+      // A member named twice: JSON.parse keeps the last, and so does this.
+      found = text.charCodeAt(valueStart) === OPEN_BRACKET;
+      if (!found) return scan.value(valueStart);
+      const elements: string[] = [];
+      texts = elements;
+      return scan.array(valueStart, (from, to) => elements.push(text.slice(from, to)));
+    }
+    const valueEnd = scan.value(valueStart);
+    if (valueEnd < 0) return -1;
+    // As JSON.parse defines it: an own property, even for a name such as __proto__.
+    Object.defineProperty(others, name, {
+      value: JSON.parse(text.slice(valueStart, valueEnd)),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    return valueEnd;
+  });
+  if (end < 0 || scan.space(end) !== text.length || !found || !texts) return undefined;
+  return { others, texts };
 }
 
 /**
  * The text of each element of the array at top-level member `member` of the JSON object in
- * `text`, in order; undefined when `text` is not an object holding such an array. Each element
- * is answered exactly as written, inner whitespace included.
+ * `text`, in order; undefined when `text` is not valid JSON or holds no such array.
  *
  * @example
  * arrayMemberTexts('{"Count":2,"QueryResults":[{"a":1}, {"b":[2]}]}', 'QueryResults');
  * // ['{"a":1}', '{"b":[2]}']
  */
 export function arrayMemberTexts(text: string, member: string): string[] | undefined {
-  let found: string[] | undefined;
-  const closed = walkMembers(text, member, (start, named) => {
-    if (!named) return skipValue(text, start);
-    // A member named twice: JSON.parse keeps the last, and so does this.
-    found = undefined;
-    if (text.charCodeAt(start) !== OPEN_BRACKET) return skipValue(text, start);
-    const array = elementTexts(text, start);
-    if (!array) return -1;
-    found = array.texts;
-    return array.end;
-  });
-  return closed ? found : undefined;
+  return readArrayMember(text, member)?.texts;
 }
 
 /**
- * The JSON text of each of `entries`, the validated values of the array at `member` of `body`:
- * sliced from `body` when it splits into as many elements, otherwise `JSON.stringify` of each
- * value (a body the slicer does not follow costs time, never correctness).
+ * The JSON text of each of `entries`, the values of the array at `member` of `body`: sliced
+ * from `body` when it reads as such an object with as many elements, otherwise `JSON.stringify`
+ * of each value (a body this does not read costs time, never correctness).
  *
  * @example
  * const texts = entryTextsOf(responseText, 'QueryResults', page.QueryResults);

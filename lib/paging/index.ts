@@ -1,2 +1,7 @@
-export { arrayMemberTexts, entryTextsOf } from './array-member-texts.js';
+export {
+  type ArrayMember,
+  arrayMemberTexts,
+  entryTextsOf,
+  readArrayMember,
+} from './array-member-texts.js';
 export { type Page, type PageFetcher, Paginator, type PagingOptions } from './paginator.js';

@@ -1,7 +1,13 @@
 /**
- * Steps over JSON text without building values: the scanner of `arrayMemberTexts`. Only for
- * text that `JSON.parse` has accepted: it is not a validator. Strings are skipped with `indexOf` (a native search), so
- * the cost is one step per character outside strings.
+ * Checks JSON text against the grammar (RFC 8259, as `JSON.parse` reads it) without building
+ * values: each function answers the index just past what starts at `i`, or -1 when the text
+ * is not valid there. The scanner of `readArrayMember`.
+ *
+ * No library fits: JSON parsers build every value (the garbage this avoids) and drop the text
+ * they came from, and streaming tokenisers hand out a callback a token, many times slower than
+ * `JSON.parse`. Strings, most of a page's bytes, are crossed with native searches (`indexOf`,
+ * one regular expression for control characters) and only a string holding a backslash is
+ * read a character at a time.
  */
 
 const QUOTE = 0x22;
@@ -10,112 +16,187 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
-export const OPEN_BRACKET = 0x5b;
-export const CLOSE_BRACKET = 0x5d;
-const SPACE = 0x20;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const CONTROL = /[\u0000-\u001f]/g;
+/** The characters a backslash may escape: " \ / b f n r t. */
+const ESCAPED = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 
-/** Index just past the string that starts at `i` (`text[i]` is a quote), or -1. */
-function skipString(text: string, i: number): number {
-  let from = i + 1;
-  for (;;) {
-    const quote = text.indexOf('"', from);
-    if (quote < 0) return -1;
-    // A quote preceded by an odd run of backslashes is escaped.
-    let before = quote - 1;
-    while (text.charCodeAt(before) === BACKSLASH) before--;
-    if ((quote - 1 - before) % 2 === 0) return quote + 1;
-    from = quote + 1;
-  }
+function isDigit(c: number): boolean {
+  return c >= ZERO && c <= NINE;
 }
 
-/** Index just past the object or array that starts at `i`, or -1. */
-function skipNested(text: string, i: number): number {
-  let depth = 0;
-  const end = text.length;
-  while (i < end) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      i = skipString(text, i);
-      if (i < 0) return -1;
-      continue;
+function isHex(c: number): boolean {
+  return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}
+
+/**
+ * One pass over one text. It remembers where the next backslash and the next control
+ * character are, so that a string holding neither is checked by one `indexOf`.
+ */
+export class JsonScan {
+  private nextBackslash = -1;
+  private nextControl = -1;
+
+  constructor(readonly text: string) {}
+
+  /** Index of the first character at or after `i` that is not JSON whitespace. */
+  space(i: number): number {
+    const t = this.text;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else return i;
     }
-    if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-    else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0) return i + 1;
-    i++;
   }
-  return -1;
-}
 
-/** Index just past the value that starts at `i` (whitespace already skipped), or -1. */
-export function skipValue(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  if (c === QUOTE) return skipString(text, i);
-  if (c === OPEN_BRACE || c === OPEN_BRACKET) return skipNested(text, i);
-  // A number, true, false or null: up to the next separator or whitespace.
-  let j = i;
-  for (;;) {
-    const d = text.charCodeAt(j);
-    if (Number.isNaN(d) || d <= SPACE || d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET)
-      return j === i ? -1 : j;
-    j++;
+  /** Past the value at `i` (whitespace already skipped), or -1. */
+  value(i: number): number {
+    const c = this.text.charCodeAt(i);
+    if (c === QUOTE) return this.string(i);
+    if (c === OPEN_BRACE) return this.object(i);
+    if (c === OPEN_BRACKET) return this.array(i, undefined);
+    if (c === MINUS || isDigit(c)) return this.number(i);
+    const word = c === 0x74 ? 'true' : c === 0x66 ? 'false' : c === 0x6e ? 'null' : undefined;
+    return word !== undefined && this.text.startsWith(word, i) ? i + word.length : -1;
   }
-}
 
-/** Index of the first character at or after `i` that is not whitespace. */
-export function skipSpace(text: string, i: number): number {
-  while (text.charCodeAt(i) <= SPACE) i++;
-  return i;
-}
-
-/**
- * Whether `text[i]` is a comma: the separator between an array's elements or an object's
- * members.
- */
-export function isComma(text: string, i: number): boolean {
-  return text.charCodeAt(i) === COMMA;
-}
-
-/** Whether the member name written from `start` to `end` (quotes included) is `name`. */
-function nameIs(text: string, start: number, end: number, name: string): boolean {
-  if (end - start - 2 === name.length && text.startsWith(name, start + 1)) return true;
-  // Spelt with escapes ("Query\u0052esults") it is the same member to JSON.parse.
-  const written = text.slice(start, end);
-  if (!written.includes('\\')) return false;
-  try {
-    return JSON.parse(written) === name;
-  } catch {
-    return false; // not a JSON string at all: the caller's own check rejects the text
+  /** Past the string at `i` (`text[i]` is a quote), or -1. */
+  string(i: number): number {
+    const t = this.text;
+    const close = t.indexOf('"', i + 1);
+    if (close < 0) return -1;
+    // Both stay valid until a string starts past them: nothing between was a backslash.
+    if (this.nextBackslash <= i) {
+      const at = t.indexOf('\\', i + 1);
+      this.nextBackslash = at < 0 ? Number.POSITIVE_INFINITY : at;
+    }
+    if (this.nextControl <= i) {
+      CONTROL.lastIndex = i + 1;
+      const found = CONTROL.exec(t);
+      this.nextControl = found ? found.index : Number.POSITIVE_INFINITY;
+    }
+    if (this.nextBackslash > close && this.nextControl > close) return close + 1;
+    return this.escapedString(i);
   }
-}
 
-/**
- * Steps through the members of the top-level object in `text`, in order. For each,
- * `valueEnd(start, named)` answers the index just past the member's value, which starts at
- * `start` (`named`: the member's name is `name`), or -1 to give up. Answers true when the walk
- * reached the object's closing brace, false when it gave up or `text` is not such an object.
- */
-export function walkMembers(
-  text: string,
-  name: string,
-  valueEnd: (start: number, named: boolean) => number,
-): boolean {
-  let i = skipSpace(text, 0);
-  if (text.charCodeAt(i) !== OPEN_BRACE) return false;
-  i = skipSpace(text, i + 1);
-  if (text.charCodeAt(i) === CLOSE_BRACE) return true;
-  for (;;) {
-    if (text.charCodeAt(i) !== QUOTE) return false;
-    const nameEnd = skipString(text, i);
-    if (nameEnd < 0) return false;
-    const named = nameIs(text, i, nameEnd, name);
-    i = skipSpace(text, nameEnd);
-    if (text.charCodeAt(i) !== COLON) return false;
-    const end = valueEnd(skipSpace(text, i + 1), named);
-    if (end < 0) return false;
-    i = skipSpace(text, end);
-    const c = text.charCodeAt(i);
-    if (c === CLOSE_BRACE) return true;
-    if (c !== COMMA) return false;
-    i = skipSpace(text, i + 1);
+  /** Past the object at `i` (`text[i]` is `{`), or -1. */
+  object(i: number): number {
+    // The loop of `members` again, without its callback: objects are most of what a page
+    // nests, and one loop serving both ran a page a third slower (docs/performance.md).
+    const t = this.text;
+    i = this.space(i + 1);
+    if (t.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+    for (;;) {
+      if (t.charCodeAt(i) !== QUOTE) return -1;
+      const nameEnd = this.string(i);
+      if (nameEnd < 0) return -1;
+      const colon = this.space(nameEnd);
+      if (t.charCodeAt(colon) !== COLON) return -1;
+      const end = this.value(this.space(colon + 1));
+      if (end < 0) return -1;
+      i = this.space(end);
+      const c = t.charCodeAt(i);
+      if (c === CLOSE_BRACE) return i + 1;
+      if (c !== COMMA) return -1;
+      i = this.space(i + 1);
+    }
+  }
+
+  /**
+   * Past the object at `i` (`text[i]` is `{`), or -1, calling `member(valueStart, nameStart,
+   * nameEnd)` for each member, which answers past the member's value or -1.
+   */
+  members(
+    i: number,
+    member: (valueStart: number, nameStart: number, nameEnd: number) => number,
+  ): number {
+    const t = this.text;
+    i = this.space(i + 1);
+    if (t.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+    for (;;) {
+      if (t.charCodeAt(i) !== QUOTE) return -1;
+      const nameEnd = this.string(i);
+      if (nameEnd < 0) return -1;
+      const colon = this.space(nameEnd);
+      if (t.charCodeAt(colon) !== COLON) return -1;
+      const end = member(this.space(colon + 1), i, nameEnd);
+      if (end < 0) return -1;
+      i = this.space(end);
+      const c = t.charCodeAt(i);
+      if (c === CLOSE_BRACE) return i + 1;
+      if (c !== COMMA) return -1;
+      i = this.space(i + 1);
+    }
+  }
+
+  /**
+   * Past the array at `i` (`text[i]` is `[`), or -1; each element's start and end go to
+   * `elements` when given.
+   */
+  array(i: number, elements: ((start: number, end: number) => void) | undefined): number {
+    const t = this.text;
+    i = this.space(i + 1);
+    if (t.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+    for (;;) {
+      const end = this.value(i);
+      if (end < 0) return -1;
+      elements?.(i, end);
+      i = this.space(end);
+      const c = t.charCodeAt(i);
+      if (c === CLOSE_BRACKET) return i + 1;
+      if (c !== COMMA) return -1;
+      i = this.space(i + 1);
+    }
+  }
+
+  /** Past the number at `i`, or -1: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
+  number(i: number): number {
+    const t = this.text;
+    if (t.charCodeAt(i) === MINUS) i++;
+    if (t.charCodeAt(i) === ZERO) i++;
+    else if (isDigit(t.charCodeAt(i))) i = this.digits(i);
+    else return -1;
+    if (t.charCodeAt(i) === DOT) {
+      if (!isDigit(t.charCodeAt(i + 1))) return -1;
+      i = this.digits(i + 1);
+    }
+    const e = t.charCodeAt(i);
+    if (e === 0x65 || e === 0x45) {
+      i++;
+      const sign = t.charCodeAt(i);
+      if (sign === PLUS || sign === MINUS) i++;
+      if (!isDigit(t.charCodeAt(i))) return -1;
+      i = this.digits(i);
+    }
+    return i;
+  }
+
+  private digits(i: number): number {
+    while (isDigit(this.text.charCodeAt(i))) i++;
+    return i;
+  }
+
+  /** A string with a backslash or a control character in reach, a character at a time. */
+  private escapedString(i: number): number {
+    const t = this.text;
+    for (let j = i + 1; j < t.length; j++) {
+      const c = t.charCodeAt(j);
+      if (c === QUOTE) return j + 1;
+      if (c < 0x20) return -1;
+      if (c !== BACKSLASH) continue;
+      const e = t.charCodeAt(j + 1);
+      if (ESCAPED.has(e)) j++;
+      else if (e === 0x75) {
+        for (let k = j + 2; k < j + 6; k++) if (!isHex(t.charCodeAt(k))) return -1;
+        j += 5;
+      } else return -1;
+    }
+    return -1;
   }
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arrayMemberTexts, entryTextsOf } from '../../lib/paging/index.js';
+import { arrayMemberTexts, entryTextsOf, readArrayMember } from '../../lib/paging/index.js';
 import { spacedJson } from './support/spaced-json.js';
 
 describe('Function: arrayMemberTexts', () => {
@@ -82,6 +82,128 @@ describe('Function: arrayMemberTexts', () => {
         expect(arrayMemberTexts(body, 'QueryResults')).toEqual(els.map((e) => JSON.stringify(e)));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+/** Whether JSON.parse accepts `text`. */
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `text` with `edit` applied at index `at`: a likely near miss of JSON. */
+function mutated(text: string, at: number, edit: { cut: number; insert: string }): string {
+  return text.slice(0, at) + edit.insert + text.slice(at + edit.cut);
+}
+
+describe('Function: readArrayMember', () => {
+  it('parses the other members and slices the array, as JSON.parse reads the text', () => {
+    const body = '{"Count":2,"QueryResults":[{"a":1}, {"b":[2]}],"Next":{"at":"\\u00e9"}}';
+    expect(readArrayMember(body, 'QueryResults')).toEqual({
+      others: { Count: 2, Next: { at: 'é' } },
+      texts: ['{"a":1}', '{"b":[2]}'],
+    });
+  });
+
+  it('keeps a member named __proto__ as an own property, as JSON.parse does', () => {
+    const read = readArrayMember('{"__proto__":{"polluted":1},"QueryResults":[]}', 'QueryResults');
+    expect(Object.hasOwn(read?.others ?? {}, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(read?.others)).toBe(Object.prototype);
+  });
+
+  it('refuses every text JSON.parse refuses: near misses of a page', () => {
+    // Prepare: a page with every kind of value, then cuts, insertions and swaps anywhere in it.
+    const page = JSON.stringify({
+      Count: 3,
+      QueryResults: [
+        { a: 'x\\"y', b: [1, -2.5e-3, 0, true, false, null], c: { d: 'é\u0001' } },
+        'plain',
+        -0.5,
+      ],
+      ContinuationToken: null,
+    });
+    const edits = fc.record({
+      cut: fc.integer({ min: 0, max: 3 }),
+      insert: fc.constantFrom(
+        '',
+        ',',
+        ':',
+        '"',
+        '\\',
+        '\\u12',
+        '\\x',
+        '\n',
+        '\u0001',
+        '{',
+        '}',
+        '[',
+        ']',
+        '0',
+        '01',
+        '-',
+        '.',
+        'e',
+        '+',
+        'tru',
+        'nul',
+        ' ',
+        '\t',
+        '"a":',
+        ',]',
+        ',}',
+        'NaN',
+        "'",
+      ),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: page.length }), edits, (at, edit) => {
+        const text = mutated(page, at, edit);
+        const read = readArrayMember(text, 'QueryResults');
+        // Accepting what JSON.parse refuses would archive a broken line; the reverse costs
+        // a fallback to JSON.parse only.
+        if (!parses(text)) expect(read, text).toBeUndefined();
+        else if (read)
+          expect(read.texts.map((t) => JSON.parse(t))).toEqual(JSON.parse(text).QueryResults);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('accepts what JSON.parse accepts, for any object holding the array', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue({ stringUnit: 'binary' }), { maxLength: 8 }),
+        fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 4 }),
+        (elements, others) => {
+          const { QueryResults: _dropped, ...rest } = others;
+          const body = JSON.stringify({ ...rest, QueryResults: elements }, null, 1);
+          const read = readArrayMember(body, 'QueryResults');
+          expect(read?.texts.map((t) => JSON.parse(t))).toEqual(
+            elements.map((e) => JSON.parse(JSON.stringify(e))),
+          );
+          expect(read?.others).toEqual(JSON.parse(JSON.stringify(rest)));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('refuses arbitrary text JSON.parse refuses', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'{}[]",:0123456789-.eE+ tfrueanl\\u') }),
+        (tail) => {
+          const text = `{"QueryResults":[${tail}`;
+          if (!parses(text)) expect(readArrayMember(text, 'QueryResults'), text).toBeUndefined();
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });

@@ -11,6 +11,11 @@ import {
 const FUNCTIONS = join(import.meta.dirname, '../../functions');
 const OPS = Object.keys(OPERATION_SCOPES);
 
+/** Methods that stand for several operations: `statusAsSent` may call any of 4.1–4.4. */
+const STANDS_FOR = new Map([
+  ['statusAsSent', ['siteAgentStatus', 'siteDnspStatus', 'gsmAgentStatus', 'gsmDnspStatus']],
+]);
+
 const LIB = join(import.meta.dirname, '../../lib');
 // lib folders that define the client rather than call it.
 const CLIENT_FOLDERS = new Set(['client', 'auth', 'http', 'errors', 'paging', 'schemas']);
@@ -37,8 +42,10 @@ function calledOperations(folder: string): string[] {
   for (const lib of libFolders) texts.push(...sources(join(LIB, lib)));
   const found = new Set<string>();
   for (const text of texts) {
-    for (const m of text.matchAll(/\.(\w+)\(/g))
-      if (OPS.includes(m[1] ?? '')) found.add(m[1] ?? '');
+    for (const m of text.matchAll(/\.(\w+)\(/g)) {
+      const method = m[1] ?? '';
+      for (const op of STANDS_FOR.get(method) ?? [method]) if (OPS.includes(op)) found.add(op);
+    }
   }
   return [...found].sort();
 }
