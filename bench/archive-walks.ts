@@ -1,7 +1,7 @@
 import type { ArchiveRun, Mode } from './archive-results.js';
 import { DEPLOYED_NODE_FLAGS } from './bundle.js';
 import { processCpuMs } from './process-cpu.js';
-import { runWorker, startEmulatorProcess } from './processes.js';
+import { runWorker, startConsoleProcess } from './processes.js';
 
 /**
  * One emulator of `size` endpoints, one fresh worker process per walk (`modes`, in order), each
@@ -15,16 +15,7 @@ export async function measureWalks(
 ): Promise<ArchiveRun[]> {
   // The worker's archive walks each create a bucket of their own from this name.
   const bucket = `bench-archive-${size}`;
-  const emulator = await startEmulatorProcess([
-    '--gsms',
-    '1',
-    '--sites',
-    String(Math.max(1, Math.round(size / 1000))),
-    '--endpoints',
-    String(size),
-    '--now',
-    '2026-06-15T12:00:00Z',
-  ]);
+  const emulator = await startConsoleProcess(Math.max(1, Math.round(size / 1000)), size);
   const args = [emulator.baseUrl, emulator.authUrl, emulator.gsm, s3.endpoint, bucket];
   const flags = [...DEPLOYED_NODE_FLAGS, ...worker.heapFlags];
   try {

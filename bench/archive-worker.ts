@@ -2,8 +2,8 @@ import { getHeapStatistics } from 'node:v8';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { SERVICE_CONCURRENCY_DEFAULT } from '../functions/report-fetcher/archive-env.js';
 import { createAwsClients } from '../lib/aws/index.js';
-import { SkywatchClient } from '../lib/index.js';
 import { archiveWalks, downloadWalks, reachWalks, type Setup } from './day-job.js';
+import { demoClient } from './demo-client.js';
 import { maxByTenth } from './tenths.js';
 
 /**
@@ -32,19 +32,14 @@ const [
 const bucket = mode === 'archive' ? `${given}-${process.pid}` : given;
 const invocationMs = invocation ? Number(invocation) : Number.POSITIVE_INFINITY;
 let invocationEnds = Number.POSITIVE_INFINITY;
-const client = new SkywatchClient({
-  baseUrl: baseUrl ?? '',
-  authUrl: authUrl ?? '',
-  auth: {
-    clientId: 'skywatch-demo',
-    clientSecret: 'demo-client-secret',
-    username: 'ops@example.com',
-    password: 'demo-password',
+const client = demoClient(
+  { baseUrl: baseUrl ?? '', authUrl: authUrl ?? '' },
+  {
+    attemptTimeoutMs: 60_000,
+    // As a function's client: no call outlives its invocation.
+    remainingTimeMs: () => invocationEnds - Date.now(),
   },
-  attemptTimeoutMs: 60_000,
-  // As a function's client: no call outlives its invocation.
-  remainingTimeMs: () => invocationEnds - Date.now(),
-});
+);
 const aws = createAwsClients({
   endpoint: s3Endpoint ?? '',
   credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },

@@ -1,6 +1,6 @@
 import { startMoto } from '../scripts/local/moto-server.js';
 import type { ArchivedDay } from './day-job.js';
-import { runWorker, startEmulatorProcess } from './processes.js';
+import { runWorker, startConsoleProcess } from './processes.js';
 
 /**
  * The realistic-latency run: a console of a million endpoints over 1,000 sites whose every
@@ -34,16 +34,7 @@ export async function latencyRun(
   invocationMs: number,
 ): Promise<LatencyRun> {
   const moto = await startMoto();
-  const emulator = await startEmulatorProcess([
-    '--gsms',
-    '1',
-    '--sites',
-    String(SITES),
-    '--endpoints',
-    String(ENDPOINTS),
-    '--now',
-    '2026-06-15T12:00:00Z',
-  ]);
+  const emulator = await startConsoleProcess(SITES, ENDPOINTS);
   try {
     const admin = (path: string, body?: unknown) =>
       fetch(`${emulator.adminUrl}${path}`, {

@@ -44,6 +44,14 @@ export async function startEmulatorProcess(args: string[]): Promise<EmulatorProc
   };
 }
 
+/** The emulator serving one GSM of `endpoints` endpoints over `sites` sites, at a fixed time. */
+export function startConsoleProcess(sites: number, endpoints: number): Promise<EmulatorProcess> {
+  return startEmulatorProcess([
+    ...['--gsms', '1', '--sites', String(sites), '--endpoints', String(endpoints)],
+    ...['--now', '2026-06-15T12:00:00Z'],
+  ]);
+}
+
 export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
