@@ -36,6 +36,16 @@ export interface ArrayMember {
  * // { others: { Count: 2 }, texts: ['{"a":1}', '{"b":[2]}'] }
  */
 export function readArrayMember(text: string, member: string): ArrayMember | undefined {
+  try {
+    return scanArrayMember(text, member);
+  } catch (error) {
+    // Nesting deeper than the stack allows: JSON.parse, which does not recurse, reads it.
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+function scanArrayMember(text: string, member: string): ArrayMember | undefined {
   const scan = new JsonScan(text);
   const start = scan.space(0);
   if (text.charCodeAt(start) !== OPEN_BRACE) return undefined;

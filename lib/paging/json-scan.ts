@@ -23,6 +23,7 @@ const PLUS = 0x2b;
 const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids exactly these in strings.
 const CONTROL = /[\u0000-\u001f]/g;
 /** The characters a backslash may escape: " \ / b f n r t. */
 const ESCAPED = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);

@@ -194,6 +194,14 @@ describe('Function: readArrayMember', () => {
     );
   });
 
+  it('leaves nesting deeper than the stack to JSON.parse', () => {
+    const deep = `{"QueryResults":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`;
+    expect(readArrayMember(deep, 'QueryResults')).toBeUndefined();
+    expect(readArrayMember('{"QueryResults":[[[[1]]]]}', 'QueryResults')?.texts).toEqual([
+      '[[[1]]]',
+    ]);
+  });
+
   it('refuses arbitrary text JSON.parse refuses', () => {
     fc.assert(
       fc.property(
