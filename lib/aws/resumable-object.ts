@@ -1,5 +1,3 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createSHA256, type IHasher } from 'hash-wasm';
 import { CheckpointError, StorageError } from './errors.js';
@@ -11,6 +9,7 @@ import {
   putWholeObject,
 } from './multipart-calls.js';
 import { NdjsonEncoder } from './ndjson-encoder.js';
+import { PageCompressor } from './page-compressor.js';
 import { type CutPart, PartPipeline } from './part-pipeline.js';
 import type { ArchivedObject } from './report-store.js';
 import { parseCheckpoint, type ResumableCheckpoint } from './resumable-checkpoint.js';
@@ -24,17 +23,30 @@ import {
 
 export type { ResumableObjectOptions, ResumeOptions };
 
-const gzipAsync = promisify(gzip);
 /**
- * Encoders shared by every writer in the process. A page holds one only while it is encoded and
- * compressed, so a few serve any number of walks at once; one a writer would allocate its
- * buffers again for each of a large console's thousands of site walks.
+ * Encoders and compressors shared by every writer in the process. A page holds one pair only
+ * while it is encoded and compressed, so a few serve any number of walks at once; a pair a
+ * writer would set up its buffers and deflate state again for each of a large console's
+ * thousands of site walks.
  */
-const idleEncoders: NdjsonEncoder[] = [];
-const IDLE_ENCODERS_KEPT = 8;
+interface PagePacker {
+  encoder: NdjsonEncoder;
+  gzip: PageCompressor;
+}
+const idlePackers: PagePacker[] = [];
+const IDLE_PACKERS_KEPT = 8;
 const ENCODER_BYTES = 1024 * 1024;
-/** A page's gzip output comes back from the thread pool in few chunks, each a hop. */
-const GZIP_CHUNK = 512 * 1024;
+
+function takePacker(level: number): PagePacker {
+  const at = idlePackers.findIndex((p) => p.gzip.level === level);
+  if (at >= 0) return idlePackers.splice(at, 1)[0] as PagePacker;
+  return { encoder: new NdjsonEncoder(ENCODER_BYTES), gzip: new PageCompressor(level) };
+}
+
+function giveBack(packer: PagePacker): void {
+  if (!packer.gzip.broken && idlePackers.length < IDLE_PACKERS_KEPT) idlePackers.push(packer);
+  else packer.gzip.close();
+}
 
 /**
  * Writes one gzip NDJSON object from pages of JSON texts, so that a walk can stop (a Lambda's
@@ -179,7 +191,7 @@ export class ResumableObjectWriter {
       const committed = this.parts.committed;
       if (committed.bytes + this.pendingBytes === 0) {
         // No records at all: still a valid (empty) gzip file rather than zero bytes.
-        this.addMember(await this.compress(Buffer.alloc(0)), 0);
+        this.addMember(await this.compressTexts([]), 0);
       }
       const uploadId = this.parts.uploadId;
       if (uploadId === null) {
@@ -229,21 +241,15 @@ export class ResumableObjectWriter {
     return { key: this.target.key, bytes, records, sha256, written: true };
   }
 
-  /** The page's NDJSON, compressed; its encoder goes back to the pool once gzip has read it. */
+  /** The page's NDJSON, compressed; its packer goes back to the pool once gzip has read it. */
   private async compressTexts(texts: readonly string[]): Promise<Buffer> {
-    const encoder = idleEncoders.pop() ?? new NdjsonEncoder(ENCODER_BYTES);
+    const packer = takePacker(this.settings.gzipLevel);
     try {
-      return await this.compress(encoder.encodeTexts(texts));
-    } finally {
-      if (idleEncoders.length < IDLE_ENCODERS_KEPT) idleEncoders.push(encoder);
-    }
-  }
-
-  private async compress(ndjson: Buffer): Promise<Buffer> {
-    try {
-      return await gzipAsync(ndjson, { level: this.settings.gzipLevel, chunkSize: GZIP_CHUNK });
+      return await packer.gzip.compress(packer.encoder.encodeTexts(texts));
     } catch (error) {
       throw new StorageError(`Cannot compress a page of ${this.key}`, { cause: error });
+    } finally {
+      giveBack(packer);
     }
   }
 
