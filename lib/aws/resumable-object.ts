@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createSHA256, type IHasher } from 'hash-wasm';
 import { CheckpointError, StorageError } from './errors.js';
@@ -48,6 +49,26 @@ function giveBack(packer: PagePacker): void {
   else packer.gzip.close();
 }
 
+let emptyState: Promise<string> | undefined;
+/** An empty SHA-256 state, as a checkpoint holds it: the same in every writer. */
+function emptyHashState(): Promise<string> {
+  emptyState ??= createSHA256().then((h) => Buffer.from(h.save()).toString('base64'));
+  return emptyState;
+}
+
+/** A hasher in a saved state; a CheckpointError when it cannot be read. */
+async function loadHasher(key: string, hashState: string): Promise<IHasher> {
+  const hasher = await createSHA256();
+  try {
+    hasher.load(Buffer.from(hashState, 'base64'));
+  } catch (error) {
+    throw new CheckpointError(`Checkpoint for ${key} has an unreadable hashState`, {
+      cause: error,
+    });
+  }
+  return hasher;
+}
+
 /**
  * Writes one gzip NDJSON object from pages of JSON texts, so that a walk can stop (a Lambda's
  * deadline) and go on in another process, and the object comes out byte for byte as an
@@ -85,15 +106,21 @@ export class ResumableObjectWriter {
   private closed = false;
   /** A failed call leaves pages half taken: every later call fails the same way. */
   private broken: unknown;
+  /** The hash state the writer began with, for a hasher made later. */
+  private readonly startHashState: string;
 
   private constructor(
     private readonly target: ObjectTarget,
     checkpoint: ResumableCheckpoint,
-    /** Covers the bytes of every part cut so far, in flight or not. */
-    private readonly hasher: IHasher,
+    /**
+     * Covers the bytes of every part cut so far, in flight or not. Made when the first part is
+     * cut: an object of one part, as most site walks write, is hashed whole by Node's own SHA-256.
+     */
+    private hasher: IHasher | undefined,
     partsInFlight: number,
   ) {
     const { gzipLevel, partSize, metadata } = checkpoint;
+    this.startHashState = checkpoint.hashState;
     this.settings = { gzipLevel, partSize, metadata };
     this.parts = new PartPipeline(target, checkpoint, partsInFlight);
   }
@@ -105,12 +132,11 @@ export class ResumableObjectWriter {
     key: string,
     options: ResumableObjectOptions = {},
   ): Promise<ResumableObjectWriter> {
-    const hasher = await createSHA256();
-    const checkpoint = firstCheckpoint(key, Buffer.from(hasher.save()).toString('base64'), options);
+    const checkpoint = firstCheckpoint(key, await emptyHashState(), options);
     return new ResumableObjectWriter(
       { s3, bucket, key },
       checkpoint,
-      hasher,
+      undefined,
       partsInFlightOption(options),
     );
   }
@@ -127,14 +153,7 @@ export class ResumableObjectWriter {
     options: ResumeOptions = {},
   ): Promise<ResumableObjectWriter> {
     const saved = parseCheckpoint(checkpoint);
-    const hasher = await createSHA256();
-    try {
-      hasher.load(Buffer.from(saved.hashState, 'base64'));
-    } catch (error) {
-      throw new CheckpointError(`Checkpoint for ${saved.key} has an unreadable hashState`, {
-        cause: error,
-      });
-    }
+    const hasher = await loadHasher(saved.key, saved.hashState);
     const target = { s3, bucket, key: saved.key };
     if (saved.uploadId !== null) await assertPartsHeld(target, saved.uploadId, saved.parts);
     return new ResumableObjectWriter(target, saved, hasher, partsInFlightOption(options));
@@ -196,14 +215,17 @@ export class ResumableObjectWriter {
       const uploadId = this.parts.uploadId;
       if (uploadId === null) {
         const whole = this.takePending();
-        this.hasher.update(whole.body);
+        const sha256 = this.hasher
+          ? this.hasher.update(whole.body).digest('hex')
+          : createHash('sha256').update(whole.body).digest('hex');
         await putWholeObject(this.target, whole.body, this.settings.metadata);
-        return this.archived(whole.body.length, whole.records);
+        return this.archived(whole.body.length, whole.records, sha256);
       }
       if (this.pendingBytes > 0) await this.cutPart();
       await this.parts.settle();
       await completeUpload(this.target, uploadId, committed.parts);
-      return this.archived(committed.bytes, committed.records);
+      const hasher = await this.partsHasher();
+      return this.archived(committed.bytes, committed.records, hasher.digest('hex'));
     });
     this.closed = true;
     return archived;
@@ -236,8 +258,7 @@ export class ResumableObjectWriter {
     }
   }
 
-  private archived(bytes: number, records: number): ArchivedObject {
-    const sha256 = this.hasher.digest('hex');
+  private archived(bytes: number, records: number, sha256: string): ArchivedObject {
     return { key: this.target.key, bytes, records, sha256, written: true };
   }
 
@@ -277,10 +298,17 @@ export class ResumableObjectWriter {
     return cut;
   }
 
+  /** The resumable hasher, from the state the writer began with when none is made yet. */
+  private async partsHasher(): Promise<IHasher> {
+    this.hasher ??= await loadHasher(this.key, this.startHashState);
+    return this.hasher;
+  }
+
   private async cutPart(): Promise<void> {
     const part = this.takePending();
-    this.hasher.update(part.body);
-    part.hashState = Buffer.from(this.hasher.save()).toString('base64');
+    const hasher = await this.partsHasher();
+    hasher.update(part.body);
+    part.hashState = Buffer.from(hasher.save()).toString('base64');
     await this.parts.upload(part);
   }
 }
