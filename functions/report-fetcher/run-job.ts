@@ -17,6 +17,14 @@ import { type Manifest, settleManifest } from './manifest.js';
 import { transient } from './task-errors.js';
 import { runWalk } from './walk-task.js';
 
+/**
+ * Tasks run at once for each service call the limiter allows. A walk asks nothing of the
+ * service while it compresses and stores a page, so with one task a call some call slots would
+ * stand idle; a quarter more keeps them busy, the limiter still bounding the calls
+ * (docs/performance.md has the figure).
+ */
+const TASKS_PER_CALL = 1.25;
+
 export interface JobDeps {
   client: SkywatchClient;
   s3: S3Client;
@@ -207,7 +215,7 @@ export async function runJob(
   };
   try {
     await Promise.all(
-      Array.from({ length: settings.concurrency.max }, () =>
+      Array.from({ length: Math.ceil(settings.concurrency.max * TASKS_PER_CALL) }, () =>
         worker().catch((error: unknown) => {
           lost = true;
           throw error;
