@@ -1,4 +1,4 @@
-import { HttpError, type Page, type Paginator } from '../../lib/index.js';
+import { continuationRefused, type Page, type Paginator } from '../../lib/index.js';
 import type { WalkBudget } from './walk-budget.js';
 
 /** Where a walk stands between pages; moved on as each page is done, so a failed walk keeps it. */
@@ -8,14 +8,6 @@ export interface PagePosition {
   pages: number;
   restarts: number;
 }
-
-/**
- * A saved continuation the service refused on the first page of a resumed walk. Tokens expire
- * (the emulator answers 400 "continuation has expired") or stop matching the query when a
- * setting changed; either way the answer is a 400 about the request, so the walk starts over.
- * A 400 that is not about the token comes back on the fresh walk's first page, and fails it.
- */
-const refused = (error: unknown) => error instanceof HttpError && error.status === 400;
 
 /**
  * Walks pages from `position` until the last page (answers true) or until the budget is spent
@@ -36,7 +28,9 @@ export async function walkPages<E>(
     try {
       next = await pages.next();
     } catch (error) {
-      if (position.continuation === null || !refused(error)) throw error;
+      // A saved continuation refused: tokens expire or stop matching the query when a setting
+      // changed. A refusal not about the token comes back on the fresh walk's first page.
+      if (position.continuation === null || !continuationRefused(error)) throw error;
       position.continuation = null;
       position.restarts++;
       pages = open(null).pages();

@@ -9,7 +9,7 @@ import {
 import type { AdaptiveLimiter } from '../../lib/http/index.js';
 import {
   type CallOptions,
-  HttpError,
+  continuationRefused,
   type Page,
   type PagingOptions,
   type SkywatchClient,
@@ -93,14 +93,6 @@ function pageFetcher(deps: WalkDeps, gsm: string, task: WalkTask): PageOf {
         ...(continuation === undefined ? {} : { continuation }),
       }),
     );
-}
-
-/**
- * A service that no longer accepts a saved continuation (expired, or its data moved on) answers
- * it with a client error; the walk then starts again from its first page.
- */
-function continuationRefused(error: unknown): boolean {
-  return error instanceof HttpError && [400, 404, 410].includes(error.status);
 }
 
 /** Where a writer's walk goes on: the start (null), a continuation, or only its finish. */

@@ -8,7 +8,7 @@ import { HttpError, type Page, Paginator } from '../../lib/index.js';
  * `p<index>`. `refuse` answers a 400, once each, for the tokens it names, as the service does
  * for an expired continuation.
  */
-function pagedNumbers(total: number, size: number, refuse: Set<string> = new Set()) {
+function pagedNumbers(total: number, size: number, refuse: Set<string> = new Set(), status = 400) {
   const fetched: (string | null)[] = [];
   const open = (continuation: string | null) =>
     new Paginator<number>(
@@ -16,7 +16,7 @@ function pagedNumbers(total: number, size: number, refuse: Set<string> = new Set
         fetched.push(token ?? null);
         // Refused once: the fresh walk's tokens are new ones the service accepts.
         if (token && refuse.delete(token))
-          throw new HttpError(400, 'GET', 'https://service.test/api/status/gsm/X', {
+          throw new HttpError(status, 'GET', 'https://service.test/api/status/gsm/X', {
             detail: 'continuation has expired; start the query again.',
           });
         const index = token ? Number(token.slice(1)) : 0;
@@ -104,6 +104,21 @@ describe('Function: walkPages', () => {
     expect(done).toBe(true);
     expect(position).toEqual({ continuation: null, pages: 4, restarts: 1 });
     expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => i));
+  });
+
+  it('starts again on a 404 or 410 for the saved continuation too, never on a 500', async () => {
+    for (const status of [404, 410]) {
+      const { open } = pagedNumbers(12, 5, new Set(['p1']), status);
+      const position: PagePosition = { continuation: 'p1', pages: 1, restarts: 0 };
+      expect(await walkPages(open, position, { spent: () => false }, async () => {})).toBe(true);
+      expect(position.restarts, `${status}`).toBe(1);
+    }
+    const failing = pagedNumbers(12, 5, new Set(['p1']), 500);
+    const position: PagePosition = { continuation: 'p1', pages: 1, restarts: 0 };
+    await expect(
+      walkPages(failing.open, position, { spent: () => false }, async () => {}),
+    ).rejects.toThrow(HttpError);
+    expect(position.restarts).toBe(0);
   });
 
   it('fails on a 400 past the first page, which no saved token explains', async () => {
