@@ -1,49 +1,35 @@
 /**
- * Encodes batches of records as NDJSON bytes (one JSON document a line) into two buffers used
- * in turn, so a snapshot of a million records allocates two buffers instead of a string and a
- * buffer per page. Each record's JSON string dies young; nothing joins them into a page-sized
- * string first, so a page of full status entries costs less garbage collection than a
- * concatenated string does (docs/performance.md).
+ * Encodes pages of JSON texts as NDJSON bytes (one document a line) into one buffer it keeps,
+ * so a snapshot of a million records reuses a buffer instead of allocating a string and a
+ * buffer per page. Nothing joins a page's texts into a page-sized string first, so a page of
+ * full status entries costs less garbage collection than a concatenated string does
+ * (docs/performance.md).
  *
- * The buffer handed out by `encode` or `encodeTexts` stays valid until the next-but-one call:
- * the caller must be done with it (gzip has consumed it) by then.
+ * The buffer handed out stays valid until the next call: the caller must be done with it
+ * (gzip has consumed it) by then.
  *
  * @example
  * const ndjson = new NdjsonEncoder();
- * gzip.write(ndjson.encode(page.entries), callback);
+ * const member = await compressor.compress(ndjson.encodeTexts(page.entryTexts()));
  */
 export class NdjsonEncoder {
-  private readonly buffers: [Buffer, Buffer];
-  private turn: 0 | 1 = 0;
+  private buffer: Buffer;
 
+  /** `initialBytes`: a page of 1,000 agent-status entries is about 3 MB, so it rarely grows. */
   constructor(initialBytes = 4 * 1024 * 1024) {
-    this.buffers = [Buffer.allocUnsafe(initialBytes), Buffer.allocUnsafe(initialBytes)];
-  }
-
-  /** Records serialised with `JSON.stringify`, a line each. */
-  encode(records: readonly unknown[]): Buffer {
-    return this.write(records.length, (i) => JSON.stringify(records[i]));
+    this.buffer = Buffer.allocUnsafe(initialBytes);
   }
 
   /**
    * Records already serialised, each text one complete JSON document (as a service sent it).
    * Line breaks between its tokens become spaces, so each stays on one line; JSON forbids
    * them unescaped inside strings, so no value changes.
-   *
-   * @example
-   * gzip.write(ndjson.encodeTexts(page.entryTexts()), callback);
    */
   encodeTexts(texts: readonly string[]): Buffer {
-    return this.write(texts.length, (i) => oneLine(texts[i] ?? 'null'));
-  }
-
-  private write(count: number, json: (index: number) => string): Buffer {
-    const turn = this.turn;
-    this.turn = turn === 0 ? 1 : 0;
-    let out = this.buffers[turn];
+    let out = this.buffer;
     let used = 0;
-    for (let i = 0; i < count; i++) {
-      const text = json(i);
+    for (const json of texts) {
+      const text = oneLine(json);
       // UTF-8 needs at most 3 bytes per UTF-16 unit, plus the newline: grow before writing,
       // because Buffer#write truncates silently.
       const worstCase = text.length * 3 + 1;
@@ -51,7 +37,7 @@ export class NdjsonEncoder {
         const grown = Buffer.allocUnsafe(Math.max(out.length * 2, used + worstCase));
         out.copy(grown, 0, 0, used);
         out = grown;
-        this.buffers[turn] = grown;
+        this.buffer = grown;
       }
       used += out.write(text, used);
       out[used++] = 0x0a;

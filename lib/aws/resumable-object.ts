@@ -36,12 +36,11 @@ interface PagePacker {
 }
 const idlePackers: PagePacker[] = [];
 const IDLE_PACKERS_KEPT = 8;
-const ENCODER_BYTES = 1024 * 1024;
 
 function takePacker(level: number): PagePacker {
   const at = idlePackers.findIndex((p) => p.gzip.level === level);
   if (at >= 0) return idlePackers.splice(at, 1)[0] as PagePacker;
-  return { encoder: new NdjsonEncoder(ENCODER_BYTES), gzip: new PageCompressor(level) };
+  return { encoder: new NdjsonEncoder(), gzip: new PageCompressor(level) };
 }
 
 function giveBack(packer: PagePacker): void {
