@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
 import {
   chunkFileName,
   ESM_REQUIRE_BANNER,
@@ -25,9 +25,7 @@ export function benchBundlePath(file: string): string {
  */
 export async function bundleLikeTheStack(entry: string, outfile: string): Promise<Metafile> {
   const chunks = lazyChunksOf(entry);
-  const result = await build({
-    entryPoints: [entry],
-    outfile,
+  const common: BuildOptions = {
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -36,10 +34,15 @@ export async function bundleLikeTheStack(entry: string, outfile: string): Promis
     sourcemap: true,
     sourcesContent: false,
     mainFields: ['module', 'main'],
+    logLevel: 'error',
+  };
+  const result = await build({
+    ...common,
+    entryPoints: [entry],
+    outfile,
     banner: { js: ESM_REQUIRE_BANNER },
     external: chunks.map((c) => c.specifier),
     metafile: true,
-    logLevel: 'error',
   });
   // The function's lazy chunks beside it, as the stack's second esbuild run writes them
   // (infra/bundling.ts chunkEsbuildArgs).
@@ -47,15 +50,7 @@ export async function bundleLikeTheStack(entry: string, outfile: string): Promis
     await build({
       entryPoints: [chunk.source],
       outfile: join(dirname(outfile), chunkFileName(chunk)),
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: FUNCTION_ESBUILD_TARGET,
-      minify: true,
-      sourcemap: true,
-      sourcesContent: false,
-      mainFields: ['module', 'main'],
-      logLevel: 'error',
+      ...common,
     });
   }
   return result.metafile;

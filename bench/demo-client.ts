@@ -1,4 +1,5 @@
 import { SkywatchClient, type SkywatchClientOptions } from '../lib/index.js';
+import { DEMO_AUTH } from '../scripts/local/function-env.js';
 
 /** A client of the emulator with its demo credentials. */
 export function demoClient(
@@ -8,12 +9,7 @@ export function demoClient(
   return new SkywatchClient({
     baseUrl: emulator.baseUrl,
     authUrl: emulator.authUrl,
-    auth: {
-      clientId: 'skywatch-demo',
-      clientSecret: 'demo-client-secret',
-      username: 'ops@example.com',
-      password: 'demo-password',
-    },
+    auth: DEMO_AUTH,
     ...options,
   });
 }

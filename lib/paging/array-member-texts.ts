@@ -50,14 +50,14 @@ function scanArrayMember(text: string, member: string): ArrayMember | undefined 
   const start = scan.space(0);
   if (text.charCodeAt(start) !== OPEN_BRACE) return undefined;
   const others: Record<string, unknown> = {};
+  // The member's elements; undefined while it is absent, or when the last one is no array.
   let texts: string[] | undefined;
-  let found = true;
   const end = scan.members(start, (valueStart, nameStart, nameEnd) => {
     const name = nameAt(text, nameStart, nameEnd);
     if (name === member) {
       // A member named twice: JSON.parse keeps the last, and so does this.
-      found = text.charCodeAt(valueStart) === OPEN_BRACKET;
-      if (!found) return scan.value(valueStart);
+      texts = undefined;
+      if (text.charCodeAt(valueStart) !== OPEN_BRACKET) return scan.value(valueStart);
       const elements: string[] = [];
       texts = elements;
       return scan.array(valueStart, (from, to) => elements.push(text.slice(from, to)));
@@ -73,7 +73,7 @@ function scanArrayMember(text: string, member: string): ArrayMember | undefined 
     });
     return valueEnd;
   });
-  if (end < 0 || scan.space(end) !== text.length || !found || !texts) return undefined;
+  if (end < 0 || scan.space(end) !== text.length || !texts) return undefined;
   return { others, texts };
 }
 

@@ -29,13 +29,15 @@ export function functionEnv(
   };
 }
 
+/** The emulator's demo client and its ops user, as a client's `auth` takes them. */
+export const DEMO_AUTH = {
+  clientId: 'skywatch-demo',
+  clientSecret: 'demo-client-secret',
+  username: 'ops@example.com',
+  password: 'demo-password',
+} as const;
+
 /** Demo credentials secret for the emulator's demo client and user. */
 export function demoCredentials(webhookSigningSecret: string): Record<string, string> {
-  return {
-    clientId: 'skywatch-demo',
-    clientSecret: 'demo-client-secret',
-    username: 'ops@example.com',
-    password: 'demo-password',
-    webhookSigningSecret,
-  };
+  return { ...DEMO_AUTH, webhookSigningSecret };
 }

@@ -95,6 +95,13 @@ async function addPages(
   for (let i = from; i < to; i++) await writer.addPage(pages[i] ?? [], nextToken(pages, i));
 }
 
+/** A new object's checkpoint after 12 of `seed`'s pages, its parts uploaded. */
+async function settledAfter12Pages(key: string, seed: number): Promise<ResumableCheckpoint> {
+  const writer = await ResumableObjectWriter.start(aws.clients.s3, res.bucket, key, writerOptions);
+  await addPages(writer, makePages(seed, 20), 0, 12);
+  return writer.settle();
+}
+
 async function stored(key: string) {
   const out = await aws.clients.s3.send(new GetObjectCommand({ Bucket: res.bucket, Key: key }));
   const bytes = Buffer.from(await (out.Body?.transformToByteArray() ?? new Uint8Array()));
@@ -308,14 +315,7 @@ describe('Class: ResumableObjectWriter', () => {
 
   it('aborts the upload a checkpoint names, for a process holding only the checkpoint', async () => {
     const key = freshKey();
-    const writer = await ResumableObjectWriter.start(
-      aws.clients.s3,
-      res.bucket,
-      key,
-      writerOptions,
-    );
-    await addPages(writer, makePages(5, 20), 0, 12);
-    const saved = JSON.parse(JSON.stringify(await writer.settle()));
+    const saved = JSON.parse(JSON.stringify(await settledAfter12Pages(key, 5)));
     await ResumableObjectWriter.abortCheckpoint(aws.clients.s3, res.bucket, saved);
     expect(await uploadsUnder(key)).toEqual([]);
     // Aborting again is harmless: the upload is already gone.
@@ -324,14 +324,7 @@ describe('Class: ResumableObjectWriter', () => {
 
   it('refuses to resume an aborted upload with UploadGoneError', async () => {
     const key = freshKey();
-    const writer = await ResumableObjectWriter.start(
-      aws.clients.s3,
-      res.bucket,
-      key,
-      writerOptions,
-    );
-    await addPages(writer, makePages(6, 20), 0, 12);
-    const saved = await writer.settle();
+    const saved = await settledAfter12Pages(key, 6);
     await ResumableObjectWriter.abortCheckpoint(aws.clients.s3, res.bucket, saved);
 
     const resumed = ResumableObjectWriter.resume(aws.clients.s3, res.bucket, saved);
@@ -341,14 +334,7 @@ describe('Class: ResumableObjectWriter', () => {
 
   it('refuses a checkpoint whose parts S3 does not hold, or that is not one', async () => {
     const key = freshKey();
-    const writer = await ResumableObjectWriter.start(
-      aws.clients.s3,
-      res.bucket,
-      key,
-      writerOptions,
-    );
-    await addPages(writer, makePages(7, 20), 0, 12);
-    const saved = await writer.settle();
+    const saved = await settledAfter12Pages(key, 7);
     const [first, ...rest] = saved.parts;
     if (!first) throw new Error('expected a part');
     const forged = { ...saved, parts: [{ ...first, etag: '"0123456789abcdef"' }, ...rest] };
@@ -367,7 +353,7 @@ describe('Class: ResumableObjectWriter', () => {
         ResumableObjectWriter.resume(aws.clients.s3, res.bucket, bad),
       ).rejects.toBeInstanceOf(CheckpointError);
     }
-    await writer.abort();
+    await ResumableObjectWriter.abortCheckpoint(aws.clients.s3, res.bucket, saved);
   });
 
   it('surfaces a part upload that failed meanwhile on the next call, without unhandled rejections', async () => {

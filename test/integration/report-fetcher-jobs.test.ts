@@ -1,4 +1,3 @@
-import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,26 +24,28 @@ beforeAll(async () => {
 });
 afterAll(async () => product?.close());
 
-const day = (offset: number) =>
-  new Date(product.emulator.now().getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+const day = (offset: number) => product.day(offset);
 
-async function lines(key: string): Promise<Record<string, unknown>[]> {
-  const out = await product.aws.clients.s3.send(
-    new GetObjectCommand({ Bucket: product.res.bucket, Key: key }),
-  );
-  const bytes = Buffer.from(await (out.Body?.transformToByteArray() ?? new Uint8Array()));
-  return gunzipSync(bytes)
-    .toString()
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-}
+const lines = (key: string) => product.lines(key);
 
 const readJob = async (date: string) => (await state.get(jobKey(product.gsm, date), DayJob))?.value;
 const worker = (timeoutMs = INVOCATION_MS) =>
   drainQueue(product.aws.clients.sqs, product.res.archiveQueueUrl, (event) =>
     product.run('report-archive-worker', event, lambdaContext('report-archive-worker', timeoutMs)),
   );
+
+/** A backfill of `date` whose slow site reports make its invocation pause and hand over. */
+async function runPastItsInvocation(date: string): Promise<void> {
+  product.emulator.setFaults([
+    { operation: 'report.site.dnsp', kind: 'latency', latencyMs: LATENCY_MS },
+  ]);
+  await product.run(
+    'report-fetcher',
+    { dates: [date] },
+    lambdaContext('report-fetcher', INVOCATION_MS),
+  );
+  product.emulator.setFaults([]);
+}
 
 describe('Function: report-fetcher, a day that outgrows its invocation', () => {
   it('hands the day over, and the archive worker finishes it site by site', async () => {
@@ -125,15 +126,7 @@ describe('Function: report-fetcher, a day that outgrows its invocation', () => {
 
   it('takes over a job whose hand-over was lost once it is stale', async () => {
     const date = day(-20);
-    product.emulator.setFaults([
-      { operation: 'report.site.dnsp', kind: 'latency', latencyMs: LATENCY_MS },
-    ]);
-    await product.run(
-      'report-fetcher',
-      { dates: [date] },
-      lambdaContext('report-fetcher', INVOCATION_MS),
-    );
-    product.emulator.setFaults([]);
+    await runPastItsInvocation(date);
     const paused = await readJob(date);
     expect(paused?.tasks.some((t) => t.status === 'pending')).toBe(true);
     // The hand-over is lost (say, the queue refused it): nothing drains the queue.
@@ -150,15 +143,7 @@ describe('Function: report-fetcher, a day that outgrows its invocation', () => {
 
   it('lets a hand-over redriven from the dead-letter queue take a stale job on', async () => {
     const date = day(-25);
-    product.emulator.setFaults([
-      { operation: 'report.site.dnsp', kind: 'latency', latencyMs: LATENCY_MS },
-    ]);
-    await product.run(
-      'report-fetcher',
-      { dates: [date] },
-      lambdaContext('report-fetcher', INVOCATION_MS),
-    );
-    product.emulator.setFaults([]);
+    await runPastItsInvocation(date);
     // The hand-over failed every delivery; redriven, SQS gives it a new id and the job has
     // moved on a generation since: only staleness lets it through.
     await drainQueue(product.aws.clients.sqs, product.res.archiveQueueUrl, async () => ({

@@ -1,4 +1,3 @@
-import { gunzipSync } from 'node:zlib';
 import { DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Product, startProduct } from '../support/product.js';
@@ -11,21 +10,9 @@ beforeAll(async () => {
 });
 afterAll(async () => product?.close());
 
-const day = (offset: number) =>
-  new Date(product.emulator.now().getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+const day = (offset: number) => product.day(offset);
 
-async function lines(key: string): Promise<Record<string, unknown>[]> {
-  const out = await product.aws.clients.s3.send(
-    new GetObjectCommand({ Bucket: product.res.bucket, Key: key }),
-  );
-  const text = gunzipSync(
-    Buffer.from(await (out.Body?.transformToByteArray() ?? new Uint8Array())),
-  ).toString();
-  return text
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-}
+const lines = (key: string) => product.lines(key);
 
 describe('Function: report-fetcher', () => {
   it('archives the newest reports of every type, every site, and full status snapshots', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { SkywatchClient } from '../../lib/index.js';
+import { DEMO_AUTH } from '../../scripts/local/function-env.js';
 import { type LocalAws, startLocalAws } from '../support/local-aws.js';
 import {
   archiveHashes,
@@ -52,12 +53,7 @@ beforeAll(async () => {
     client: new SkywatchClient({
       baseUrl: emulator.baseUrl,
       authUrl: emulator.authUrl,
-      auth: {
-        clientId: 'skywatch-demo',
-        clientSecret: 'demo-client-secret',
-        username: 'ops@example.com',
-        password: 'demo-password',
-      },
+      auth: DEMO_AUTH,
       retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50, rateLimitBaseDelayMs: 10 },
     }),
   };

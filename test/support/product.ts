@@ -1,4 +1,5 @@
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { gunzipSync } from 'node:zlib';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
@@ -29,6 +30,10 @@ export interface Product {
   /** Daily digests (Chatbot format, skywatch.digest/v1) received since the last call. */
   digests(): Promise<Record<string, unknown>[]>;
   objects(prefix?: string): Promise<{ key: string; size: number; etag: string }[]>;
+  /** The records of a gzip NDJSON object in the bucket, parsed. */
+  lines(key: string): Promise<Record<string, unknown>[]>;
+  /** The emulator's date `offset` days from its now, as YYYY-MM-DD. */
+  day(offset: number): string;
   tokenSecret(): Promise<{ accessToken: string; refreshToken: string; expiresAt: string }>;
   close(): Promise<void>;
 }
@@ -118,6 +123,17 @@ export async function startProduct(
         etag: o.ETag ?? '',
       }));
     },
+    lines: async (key) => {
+      const out = await aws.clients.s3.send(new GetObjectCommand({ Bucket: res.bucket, Key: key }));
+      const bytes = Buffer.from(await (out.Body?.transformToByteArray() ?? new Uint8Array()));
+      return gunzipSync(bytes)
+        .toString()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+    },
+    day: (offset) =>
+      new Date(emulator.now().getTime() + offset * 86_400_000).toISOString().slice(0, 10),
     tokenSecret: async () => {
       const out = await aws.clients.secrets.send(
         new GetSecretValueCommand({ SecretId: res.tokenSecretArn }),
