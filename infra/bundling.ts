@@ -30,14 +30,23 @@ export interface LazyChunk {
   readonly source: string;
 }
 
+/** hash-wasm's SHA-256, whose state a resumable object's checkpoint saves. */
+const SHA256_WASM: LazyChunk = {
+  specifier: './sha256-wasm.mjs',
+  source: 'lib/aws/sha256-wasm.mts',
+};
+
 /**
  * Chunks by function entry. The report builder's ECharts, with zrender, is most of its bundle
- * and is needed only when a page draws its first chart.
+ * and is needed only when a page draws its first chart; the archive's hash-wasm, only when a
+ * walk opens its first object (a run that finds its day archived opens none).
  */
 const LAZY_CHUNKS: Readonly<Record<string, readonly LazyChunk[]>> = {
   'functions/report-builder/handler.ts': [
     { specifier: './echarts-setup.mjs', source: 'lib/reports/echarts-setup.mts' },
   ],
+  'functions/report-fetcher/handler.ts': [SHA256_WASM],
+  'functions/report-fetcher/archive-worker.ts': [SHA256_WASM],
 };
 
 /**

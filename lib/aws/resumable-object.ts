@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { createSHA256, type IHasher } from 'hash-wasm';
+import type { IHasher } from 'hash-wasm';
 import { CheckpointError, StorageError } from './errors.js';
 import {
   abortUpload,
@@ -46,6 +46,11 @@ function takePacker(level: number): PagePacker {
 function giveBack(packer: PagePacker): void {
   if (!packer.gzip.broken && idlePackers.length < IDLE_PACKERS_KEPT) idlePackers.push(packer);
   else packer.gzip.close();
+}
+
+/** hash-wasm's SHA-256, loaded on first use (./sha256-wasm.mts says why). */
+async function createSHA256(): Promise<IHasher> {
+  return (await import('./sha256-wasm.mjs')).createSHA256();
 }
 
 let emptyState: Promise<string> | undefined;

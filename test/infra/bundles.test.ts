@@ -212,6 +212,35 @@ console.log(svg);`;
     ).toHaveLength(2);
   });
 
+  // A run that finds its day already archived writes no object and never hashes one.
+  it.each(['reportFetcher', 'archiveWorker'] as const)(
+    "keeps hash-wasm out of the %s's index.mjs, in a chunk that hashes",
+    (name) => {
+      const dir = assetDir(name);
+      const sources = (file: string): string[] =>
+        JSON.parse(readFileSync(path.join(dir, `${file}.map`), 'utf8')).sources;
+      const hashWasm = (source: string) => source.includes('node_modules/hash-wasm/');
+      expect(sources('index.mjs').filter(hashWasm)).toEqual([]);
+      expect(readFileSync(path.join(dir, 'index.mjs'), 'utf8')).toContain(
+        'import("./sha256-wasm.mjs")',
+      );
+      const url = JSON.stringify(pathToFileURL(path.join(dir, 'sha256-wasm.mjs')).href);
+      const script = `const { createSHA256 } = await import(${url});
+const h = await createSHA256();
+h.update('abc');
+console.log(h.digest('hex'));`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.stderr).toBe('');
+      // FIPS 180-2's example digest of "abc".
+      expect(run.stdout.trim()).toBe(
+        'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+      );
+    },
+  );
+
   it('bundles nothing else into the function assets', () => {
     for (const name of NAMES) {
       expect(existsSync(path.join(assetDir(name), 'node_modules'))).toBe(false);
