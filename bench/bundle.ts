@@ -34,13 +34,13 @@ export async function bundleLikeTheStack(entry: string, outfile: string): Promis
     sourcemap: true,
     sourcesContent: false,
     mainFields: ['module', 'main'],
+    banner: { js: ESM_REQUIRE_BANNER },
     logLevel: 'error',
   };
   const result = await build({
     ...common,
     entryPoints: [entry],
     outfile,
-    banner: { js: ESM_REQUIRE_BANNER },
     external: chunks.map((c) => c.specifier),
     metafile: true,
   });

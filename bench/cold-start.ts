@@ -54,6 +54,8 @@ const ENV = {
   NOTIFIER_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:notifier',
   NOTIFIER_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/notifier-dlq',
   POWERTOOLS_METRICS_DISABLED: 'true',
+  // As the stack deploys them by default (setting traceCalls): no tracer is loaded.
+  POWERTOOLS_TRACE_ENABLED: 'false',
 };
 
 /** Bundles one entry as the stack does; answers its size and the SDK clients it holds. */

@@ -36,10 +36,17 @@ const SHA256_WASM: LazyChunk = {
   source: 'lib/aws/sha256-wasm.mts',
 };
 
+/** Powertools Tracer with the X-Ray SDK, loaded only when a function traces its calls. */
+const CALL_TRACER: LazyChunk = {
+  specifier: './call-tracer.mjs',
+  source: 'functions/shared/call-tracer.mts',
+};
+
 /**
- * Chunks by function entry. The report builder's ECharts, with zrender, is most of its bundle
- * and is needed only when a page draws its first chart; the archive's hash-wasm, only when a
- * walk opens its first object (a run that finds its day archived opens none).
+ * Chunks by function entry, beside the call tracer every function has. The report builder's
+ * ECharts, with zrender, is most of its bundle and is needed only when a page draws its first
+ * chart; the archive's hash-wasm, only when a walk opens its first object (a run that finds
+ * its day archived opens none).
  */
 const LAZY_CHUNKS: Readonly<Record<string, readonly LazyChunk[]>> = {
   'functions/report-builder/handler.ts': [
@@ -56,7 +63,9 @@ const LAZY_CHUNKS: Readonly<Record<string, readonly LazyChunk[]>> = {
 export function lazyChunksOf(entry: string): readonly LazyChunk[] {
   const path = entry.split(sep).join('/');
   const key = Object.keys(LAZY_CHUNKS).find((k) => path === k || path.endsWith(`/${k}`));
-  return key === undefined ? [] : (LAZY_CHUNKS[key] ?? []);
+  const own = key === undefined ? [] : (LAZY_CHUNKS[key] ?? []);
+  const isFunction = path.startsWith('functions/') || path.includes('/functions/');
+  return isFunction ? [CALL_TRACER, ...own] : own;
 }
 
 /** The chunk's file name in the function's asset, beside index.mjs. */
@@ -81,6 +90,7 @@ export function chunkEsbuildArgs(chunk: LazyChunk, inputDir: string, outputDir: 
     '--sourcemap',
     '--sources-content=false',
     '--main-fields=module,main',
+    `"--banner:js=${ESM_REQUIRE_BANNER}"`,
     '--log-level=error',
   ];
 }

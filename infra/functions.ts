@@ -74,6 +74,7 @@ export function createFunctions(
     SKYWATCH_AUTH_URL: s.authUrl,
     TOKEN_SECRET_ARN: secrets.token.secretArn,
     LOG_LEVEL: s.logLevel,
+    POWERTOOLS_TRACE_ENABLED: String(s.traceCalls),
     ...extra,
   });
   const entry = (name: FunctionName) => path.join(deps.projectRoot, FUNCTION_ENTRIES[name]);

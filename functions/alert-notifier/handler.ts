@@ -30,7 +30,7 @@ const env = readEnv(
     NOTIFY_MAX_DELAY_MS: intSetting({ min: 0, max: 300_000, default: 10_000 }),
   }),
 );
-const obs = observability('alert-notifier');
+const obs = await observability('alert-notifier');
 const state = new StateStore(s3Client(), env.REPORT_BUCKET);
 const secrets = new SecretStore(secretsClient());
 const sqs = sqsClient();

@@ -17,7 +17,7 @@ const env = readEnv(
     SITE_CONCURRENCY: intSetting({ min: 1, max: 64, default: 8 }),
   }),
 );
-const obs = observability('blocked-url-alerter');
+const obs = await observability('blocked-url-alerter');
 const runtime = serviceRuntime('blocked-url-alerter', obs, env);
 const state = new StateStore(s3Client(), env.REPORT_BUCKET);
 const alerts = new AlertPublisher(snsClient(), env.ALERT_TOPIC_ARN);

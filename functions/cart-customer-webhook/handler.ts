@@ -17,7 +17,7 @@ const env = readEnv(
     WEBHOOK_CLAIM_TAKEOVER_SECONDS: intSetting({ min: 1, max: 86_400, default: 30 }),
   }),
 );
-const obs = observability('cart-customer-webhook');
+const obs = await observability('cart-customer-webhook');
 const runtime = serviceRuntime('cart-customer-webhook', obs, env);
 const state = new StateStore(s3Client(), env.REPORT_BUCKET);
 const signingSecrets = async () => {

@@ -42,7 +42,7 @@ const env = readEnv(
     WALK_RESERVE_SECONDS: intSetting({ min: 1, max: 840, default: 45 }),
   }),
 );
-const obs = observability('infection-alerter');
+const obs = await observability('infection-alerter');
 const runtime = serviceRuntime('infection-alerter', obs, env);
 const state = new StateStore(s3Client(), env.REPORT_BUCKET);
 const alerts = new AlertPublisher(snsClient(), env.ALERT_TOPIC_ARN);

@@ -16,7 +16,7 @@ const env = readEnv(
     SITE_CONCURRENCY: intSetting({ min: 1, max: 64, default: 8 }),
   }),
 );
-const obs = observability('report-builder');
+const obs = await observability('report-builder');
 const runtime = serviceRuntime('report-builder', obs, env);
 const s3 = s3Client();
 

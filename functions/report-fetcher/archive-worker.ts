@@ -20,7 +20,7 @@ import { archiveDeps } from './stores.js';
  * run takes it over once it is stale.
  */
 const env = readEnv(z.extend(ServiceEnv, ArchiveEnv.shape));
-const obs = observability('report-archive-worker');
+const obs = await observability('report-archive-worker');
 const runtime = serviceRuntime('report-archive-worker', obs, env);
 const deps = archiveDeps(env, runtime.client);
 

@@ -21,7 +21,7 @@ const env = readEnv(
     CATCH_UP_DAYS: intSetting({ min: 0, max: 30, default: 3 }),
   }),
 );
-const obs = observability('report-fetcher');
+const obs = await observability('report-fetcher');
 const runtime = serviceRuntime('report-fetcher', obs, env);
 const deps = archiveDeps(env, runtime.client);
 

@@ -44,7 +44,7 @@ export function serviceRuntime(
     // Counted and logged by path and rule in one place for every function (surprises.ts).
     onSurprise: obs.surprises.record,
     hooks: {
-      ...serviceCallTracing(obs.tracer),
+      ...serviceCallTracing(obs.tracing?.tracer),
       onRetry: (e) => {
         obs.logger.warn('retrying a service call', { retry: e });
         obs.metrics.addMetric('ServiceRetries', MetricUnit.Count, 1);

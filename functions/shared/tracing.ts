@@ -24,10 +24,10 @@ export interface TracerLike {
  * sends a trace header to the service and knows nothing of attempts.
  *
  * @example
- * new SkywatchClient({ ..., hooks: { ...serviceCallTracing(obs.tracer), onRetry } });
+ * new SkywatchClient({ ..., hooks: { ...serviceCallTracing(obs.tracing?.tracer), onRetry } });
  */
-export function serviceCallTracing(tracer: TracerLike): ClientHooks {
-  if (!tracer.isTracingEnabled()) return {};
+export function serviceCallTracing(tracer: TracerLike | undefined): ClientHooks {
+  if (!tracer?.isTracingEnabled()) return {};
   // Attempts of one call follow each other, so method, URL and attempt name one in flight;
   // the list keeps two identical calls made concurrently apart.
   const open = new Map<string, TraceSubsegment[]>();

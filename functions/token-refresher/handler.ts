@@ -13,7 +13,7 @@ const env = readEnv(
     REFRESH_AHEAD_SECONDS: intSetting({ min: 0, default: 330 }),
   }),
 );
-const obs = observability('token-refresher');
+const obs = await observability('token-refresher');
 const secrets = new SecretStore(secretsClient());
 
 export const handler = lambda(obs, async () => {
@@ -30,7 +30,7 @@ export const handler = lambda(obs, async () => {
         attemptTimeoutMs: env.SKYWATCH_ATTEMPT_TIMEOUT_MS,
       },
       {
-        ...serviceCallTracing(obs.tracer),
+        ...serviceCallTracing(obs.tracing?.tracer),
         onTokenFallback: (e) => {
           obs.logger.warn(`refresh grant failed (${e.error}); fell back to the password grant`, {
             fallback: e,

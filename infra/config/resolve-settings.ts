@@ -49,6 +49,7 @@ const Fields = z.strictObject({
   archiveServiceConcurrency: int(1, 64, d.archiveServiceConcurrency),
   archiveGzipLevel: int(1, 9, d.archiveGzipLevel),
   athena: bool(d.athena),
+  traceCalls: bool(d.traceCalls),
 });
 
 /**

@@ -82,6 +82,12 @@ export interface SkywatchSettings {
   readonly archiveGzipLevel?: number;
   /** Create an Athena workgroup and Glue database over the archive. @default true */
   readonly athena?: boolean;
+  /**
+   * Record every service call and AWS SDK call as an X-Ray subsegment (Powertools Tracer).
+   * Active tracing is on either way; this adds the calls inside each invocation, and the X-Ray
+   * SDK that records them adds to every cold start (docs/performance.md). @default false
+   */
+  readonly traceCalls?: boolean;
 }
 
 /** Settings after validation, with every default filled in. */
@@ -116,6 +122,7 @@ export const DEFAULT_SETTINGS = {
   // The store's DEFAULT_GZIP_LEVEL (lib/aws), repeated: infra/ does not import lib/.
   archiveGzipLevel: 2,
   athena: true,
+  traceCalls: false,
 } as const satisfies Omit<SkywatchSettings, 'baseUrl' | 'authUrl' | 'gsmKeys'>;
 
 export const SETTING_NAMES: readonly (keyof SkywatchSettings)[] = [

@@ -37,15 +37,16 @@ const context = {
 } as unknown as Context;
 
 /** Observability with tracing on, as in Lambda (outside it, the Tracer turns itself off). */
-function tracedObservability(): Observability {
+async function tracedObservability(): Promise<Observability> {
   vi.stubEnv('AWS_EXECUTION_ENV', 'AWS_Lambda_nodejs24.x');
   vi.stubEnv('POWERTOOLS_TRACE_ENABLED', 'true');
   try {
-    return observability('tracing-test');
+    return await observability('tracing-test');
   } finally {
     vi.unstubAllEnvs();
   }
 }
+const tracedObs = await tracedObservability();
 
 /** Runs `invoke` in an X-Ray context under a fresh root segment, as Lambda's facade is. */
 async function traced(invoke: () => Promise<unknown>): Promise<Json> {
@@ -60,12 +61,12 @@ async function traced(invoke: () => Promise<unknown>): Promise<Json> {
 type Json = Record<string, unknown> & { subsegments?: Json[] };
 
 describe('Function: tracing through the handler chain', () => {
-  const obs = tracedObservability();
+  const obs = tracedObs;
   const transport = new Transport({
     userAgent: 'skywatch-test',
     attemptTimeoutMs: 200,
     retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
-    events: new ClientEmitter(serviceCallTracing(obs.tracer)),
+    events: new ClientEmitter(serviceCallTracing(obs.tracing?.tracer)),
   });
 
   it('opens one subsegment per service call attempt under the handler, closed with its status', async () => {
@@ -153,13 +154,35 @@ describe('Function: tracing switched off', () => {
     expect(serviceCallTracing(tracer)).toEqual({});
   });
 
-  it('is off outside Lambda with POWERTOOLS_TRACE_ENABLED=false, and silent', () => {
+  it.each([
+    ['false', 'false'],
+    ['unset', undefined],
+  ])('has no tracer with POWERTOOLS_TRACE_ENABLED %s, and is silent', async (_, value) => {
+    vi.stubEnv('AWS_EXECUTION_ENV', 'AWS_Lambda_nodejs24.x');
+    vi.stubEnv('POWERTOOLS_TRACE_ENABLED', value);
     const warn = vi.spyOn(console, 'warn');
     const error = vi.spyOn(console, 'error');
-    const obs = observability('tracing-off');
-    expect(obs.tracer.isTracingEnabled()).toBe(false);
-    expect(serviceCallTracing(obs.tracer)).toEqual({});
-    expect(warn).not.toHaveBeenCalled();
-    expect(error).not.toHaveBeenCalled();
+    try {
+      const obs = await observability('tracing-off');
+      expect(obs.tracing).toBeUndefined();
+      expect(serviceCallTracing(obs.tracing?.tracer)).toEqual({});
+      expect(warn).not.toHaveBeenCalled();
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('is off outside Lambda even when asked for, and silent', async () => {
+    vi.stubEnv('POWERTOOLS_TRACE_ENABLED', 'true');
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const obs = await observability('tracing-outside-lambda');
+      expect(obs.tracing?.tracer.isTracingEnabled()).toBe(false);
+      expect(serviceCallTracing(obs.tracing?.tracer)).toEqual({});
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

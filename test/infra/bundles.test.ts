@@ -212,6 +212,77 @@ console.log(svg);`;
     ).toHaveLength(2);
   });
 
+  // The X-Ray SDK is loaded only by a function that traces its calls (setting traceCalls).
+  it('keeps the X-Ray SDK out of every index.mjs, in a call-tracer chunk beside it', () => {
+    const xray = (source: string) =>
+      /node_modules\/(aws-xray-sdk-core|@aws-lambda-powertools\/tracer)\//.test(source);
+    for (const name of NAMES) {
+      const dir = assetDir(name);
+      const sources = (file: string): string[] =>
+        JSON.parse(readFileSync(path.join(dir, `${file}.map`), 'utf8')).sources;
+      expect(sources('index.mjs').filter(xray), name).toEqual([]);
+      expect(sources('call-tracer.mjs').some(xray), name).toBe(true);
+      expect(readFileSync(path.join(dir, 'index.mjs'), 'utf8'), name).toContain(
+        'import("./call-tracer.mjs")',
+      );
+    }
+  });
+
+  // The token refresher as Lambda starts it: the X-Ray SDK (its cls-hooked sets
+  // process.namespaces when loaded) comes from the chunk beside it only when tracing is asked for.
+  it.each([
+    ['true', true],
+    ['false', false],
+  ])('loads the X-Ray SDK with POWERTOOLS_TRACE_ENABLED=%s: %s', (enabled, loaded) => {
+    const dir = assetDir('tokenRefresher');
+    const index = JSON.stringify(pathToFileURL(path.join(dir, 'index.mjs')).href);
+    const script = `const { handler } = await import(${index});
+console.log(JSON.stringify({ handler: typeof handler, xray: process.namespaces !== undefined }));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: {
+        PATH: process.env.PATH,
+        AWS_REGION: 'us-east-1',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+        AWS_LAMBDA_FUNCTION_NAME: 'token-refresher',
+        POWERTOOLS_TRACE_ENABLED: enabled,
+        POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+        SKYWATCH_BASE_URL: 'https://service.example.com/service',
+        SKYWATCH_AUTH_URL: 'https://service.example.com/identity',
+        TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:token',
+        CREDENTIALS_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:cred',
+      },
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ handler: 'function', xray: loaded });
+  });
+
+  it('gives the call-tracer chunk a tracer and the handler middleware, X-Ray SDK inside', () => {
+    const url = JSON.stringify(
+      pathToFileURL(path.join(assetDir('alertNotifier'), 'call-tracer.mjs')).href,
+    );
+    const script = `const { callTracing } = await import(${url});
+const { tracer, handlerMiddleware } = callTracing('probe');
+console.log(JSON.stringify({
+  capture: typeof tracer.captureAWSv3Client,
+  before: typeof handlerMiddleware.before,
+  after: typeof handlerMiddleware.after,
+}));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' },
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({
+      capture: 'function',
+      before: 'function',
+      after: 'function',
+    });
+  });
+
   // A run that finds its day already archived writes no object and never hashes one.
   it.each(['reportFetcher', 'archiveWorker'] as const)(
     "keeps hash-wasm out of the %s's index.mjs, in a chunk that hashes",

@@ -54,9 +54,16 @@ describe('SkywatchFunction: every function', () => {
     }
   });
 
-  it('traces every function actively with X-Ray', () => {
+  it('traces every function actively with X-Ray, its calls only when traceCalls is set', () => {
     for (const name of NAMES) {
       expect(fnProps(name).TracingConfig, name).toEqual({ Mode: 'Active' });
+      expect(fnProps(name).Environment.Variables.POWERTOOLS_TRACE_ENABLED, name).toBe('false');
+    }
+    const { stack, template } = synth({ traceCalls: true });
+    const resources = template.toJSON().Resources;
+    for (const [name, f] of Object.entries(stack.functions)) {
+      const vars = resources[logicalId(f.function)].Properties.Environment.Variables;
+      expect(vars.POWERTOOLS_TRACE_ENABLED, name).toBe('true');
     }
   });
 
