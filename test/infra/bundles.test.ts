@@ -48,6 +48,25 @@ function assetDir(name: FunctionName): string {
   return path.join(outdir, `asset.${key.replace(/\.zip$/, '')}`);
 }
 
+/** A file of the function's asset as the quoted URL a script's `import()` takes. */
+function assetUrl(name: FunctionName, file: string): string {
+  return JSON.stringify(pathToFileURL(path.join(assetDir(name), file)).href);
+}
+
+/** The sources a file of the function's asset was bundled from, read from its source map. */
+function mapSources(name: FunctionName, file: string): string[] {
+  return JSON.parse(readFileSync(path.join(assetDir(name), `${file}.map`), 'utf8')).sources;
+}
+
+/** Runs an ES module script in a fresh Node process (its own environment when given). */
+function runModule(script: string, env?: NodeJS.ProcessEnv) {
+  return spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    ...(env ? { env } : {}),
+  });
+}
+
 describe('Bundles (real esbuild, no Docker)', () => {
   for (const name of NAMES) {
     it(`bundles ${name} to one minified ESM file within the size budget`, () => {
@@ -81,17 +100,14 @@ describe('Bundles (real esbuild, no Docker)', () => {
   // from that module; a bad setting at cold start shows whether it survived.
   for (const name of NAMES) {
     it(`${name} names a bad setting in English when its bundle loads`, () => {
-      const url = JSON.stringify(pathToFileURL(path.join(assetDir(name), 'index.mjs')).href);
+      const url = assetUrl(name, 'index.mjs');
       const script = `try { await import(${url}); } catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }`;
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-        encoding: 'utf8',
-        env: {
-          PATH: process.env.PATH,
-          AWS_REGION: 'us-east-1',
-          SKYWATCH_BASE_URL: 'https://service.example.com/service',
-          SKYWATCH_AUTH_URL: 'https://service.example.com/identity',
-          TOKEN_SECRET_ARN: '',
-        },
+      const run = runModule(script, {
+        PATH: process.env.PATH,
+        AWS_REGION: 'us-east-1',
+        SKYWATCH_BASE_URL: 'https://service.example.com/service',
+        SKYWATCH_AUTH_URL: 'https://service.example.com/identity',
+        TOKEN_SECRET_ARN: '',
       });
       expect(JSON.parse(run.stdout)).toEqual({
         name: 'ConfigError',
@@ -125,9 +141,8 @@ describe('Bundles (real esbuild, no Docker)', () => {
       alertNotifier: ['client-s3', 'client-secrets-manager', 'client-sqs'],
     };
     for (const name of NAMES) {
-      const map = JSON.parse(readFileSync(path.join(assetDir(name), 'index.mjs.map'), 'utf8'));
       const clients = new Set(
-        (map.sources as string[]).flatMap(
+        mapSources(name, 'index.mjs').flatMap(
           (source) => /@aws-sdk\/(client-[a-z0-9-]+)\//.exec(source)?.[1] ?? [],
         ),
       );
@@ -178,21 +193,16 @@ describe('Bundles (real esbuild, no Docker)', () => {
   // A cold start parses all of index.mjs, run or not: ECharts sits in a file of its own that
   // the builder imports when it draws its first chart.
   it("keeps ECharts out of the report builder's index.mjs, in a chunk beside it", () => {
-    const dir = assetDir('reportBuilder');
-    const sources = (file: string): string[] =>
-      JSON.parse(readFileSync(path.join(dir, `${file}.map`), 'utf8')).sources;
     const charting = (source: string) => /node_modules\/(echarts|zrender)\//.test(source);
-    expect(sources('index.mjs').filter(charting)).toEqual([]);
-    expect(sources('echarts-setup.mjs').some(charting)).toBe(true);
-    expect(readFileSync(path.join(dir, 'index.mjs'), 'utf8')).toContain(
+    expect(mapSources('reportBuilder', 'index.mjs').filter(charting)).toEqual([]);
+    expect(mapSources('reportBuilder', 'echarts-setup.mjs').some(charting)).toBe(true);
+    expect(readFileSync(path.join(assetDir('reportBuilder'), 'index.mjs'), 'utf8')).toContain(
       'import("./echarts-setup.mjs")',
     );
   });
 
   it("draws a bar chart as SVG with the report builder's deployed ECharts chunk", () => {
-    const url = JSON.stringify(
-      pathToFileURL(path.join(assetDir('reportBuilder'), 'echarts-setup.mjs')).href,
-    );
+    const url = assetUrl('reportBuilder', 'echarts-setup.mjs');
     const script = `const { echarts } = await import(${url});
 const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 200, height: 100 });
 chart.setOption({ animation: false, xAxis: { type: 'category', data: ['a', 'b'] },
@@ -200,10 +210,7 @@ chart.setOption({ animation: false, xAxis: { type: 'category', data: ['a', 'b'] 
 const svg = chart.renderToSVGString();
 chart.dispose();
 console.log(svg);`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const run = runModule(script);
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^<svg[^>]*width="200"/);
     // One element per bar of the series, each a data point of it.
@@ -217,12 +224,9 @@ console.log(svg);`;
     const xray = (source: string) =>
       /node_modules\/(aws-xray-sdk-core|@aws-lambda-powertools\/tracer)\//.test(source);
     for (const name of NAMES) {
-      const dir = assetDir(name);
-      const sources = (file: string): string[] =>
-        JSON.parse(readFileSync(path.join(dir, `${file}.map`), 'utf8')).sources;
-      expect(sources('index.mjs').filter(xray), name).toEqual([]);
-      expect(sources('call-tracer.mjs').some(xray), name).toBe(true);
-      expect(readFileSync(path.join(dir, 'index.mjs'), 'utf8'), name).toContain(
+      expect(mapSources(name, 'index.mjs').filter(xray), name).toEqual([]);
+      expect(mapSources(name, 'call-tracer.mjs').some(xray), name).toBe(true);
+      expect(readFileSync(path.join(assetDir(name), 'index.mjs'), 'utf8'), name).toContain(
         'import("./call-tracer.mjs")',
       );
     }
@@ -234,47 +238,34 @@ console.log(svg);`;
     ['true', true],
     ['false', false],
   ])('loads the X-Ray SDK with POWERTOOLS_TRACE_ENABLED=%s: %s', (enabled, loaded) => {
-    const dir = assetDir('tokenRefresher');
-    const index = JSON.stringify(pathToFileURL(path.join(dir, 'index.mjs')).href);
-    const script = `const { handler } = await import(${index});
+    const script = `const { handler } = await import(${assetUrl('tokenRefresher', 'index.mjs')});
 console.log(JSON.stringify({ handler: typeof handler, xray: process.namespaces !== undefined }));`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      timeout: 30_000,
-      env: {
-        PATH: process.env.PATH,
-        AWS_REGION: 'us-east-1',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-        AWS_LAMBDA_FUNCTION_NAME: 'token-refresher',
-        POWERTOOLS_TRACE_ENABLED: enabled,
-        POWERTOOLS_LOG_LEVEL: 'CRITICAL',
-        SKYWATCH_BASE_URL: 'https://service.example.com/service',
-        SKYWATCH_AUTH_URL: 'https://service.example.com/identity',
-        TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:token',
-        CREDENTIALS_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:cred',
-      },
+    const run = runModule(script, {
+      PATH: process.env.PATH,
+      AWS_REGION: 'us-east-1',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+      AWS_LAMBDA_FUNCTION_NAME: 'token-refresher',
+      POWERTOOLS_TRACE_ENABLED: enabled,
+      POWERTOOLS_LOG_LEVEL: 'CRITICAL',
+      SKYWATCH_BASE_URL: 'https://service.example.com/service',
+      SKYWATCH_AUTH_URL: 'https://service.example.com/identity',
+      TOKEN_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:token',
+      CREDENTIALS_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:cred',
     });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ handler: 'function', xray: loaded });
   });
 
   it('gives the call-tracer chunk a tracer and the handler middleware, X-Ray SDK inside', () => {
-    const url = JSON.stringify(
-      pathToFileURL(path.join(assetDir('alertNotifier'), 'call-tracer.mjs')).href,
-    );
-    const script = `const { callTracing } = await import(${url});
+    const script = `const { callTracing } = await import(${assetUrl('alertNotifier', 'call-tracer.mjs')});
 const { tracer, handlerMiddleware } = callTracing('probe');
 console.log(JSON.stringify({
   capture: typeof tracer.captureAWSv3Client,
   before: typeof handlerMiddleware.before,
   after: typeof handlerMiddleware.after,
 }));`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      timeout: 30_000,
-      env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' },
-    });
+    const run = runModule(script, { PATH: process.env.PATH, AWS_REGION: 'us-east-1' });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({
       capture: 'function',
@@ -287,23 +278,16 @@ console.log(JSON.stringify({
   it.each(['reportFetcher', 'archiveWorker'] as const)(
     "keeps hash-wasm out of the %s's index.mjs, in a chunk that hashes",
     (name) => {
-      const dir = assetDir(name);
-      const sources = (file: string): string[] =>
-        JSON.parse(readFileSync(path.join(dir, `${file}.map`), 'utf8')).sources;
       const hashWasm = (source: string) => source.includes('node_modules/hash-wasm/');
-      expect(sources('index.mjs').filter(hashWasm)).toEqual([]);
-      expect(readFileSync(path.join(dir, 'index.mjs'), 'utf8')).toContain(
+      expect(mapSources(name, 'index.mjs').filter(hashWasm)).toEqual([]);
+      expect(readFileSync(path.join(assetDir(name), 'index.mjs'), 'utf8')).toContain(
         'import("./sha256-wasm.mjs")',
       );
-      const url = JSON.stringify(pathToFileURL(path.join(dir, 'sha256-wasm.mjs')).href);
-      const script = `const { createSHA256 } = await import(${url});
+      const script = `const { createSHA256 } = await import(${assetUrl(name, 'sha256-wasm.mjs')});
 const h = await createSHA256();
 h.update('abc');
 console.log(h.digest('hex'));`;
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
+      const run = runModule(script);
       expect(run.stderr).toBe('');
       // FIPS 180-2's example digest of "abc".
       expect(run.stdout.trim()).toBe(
