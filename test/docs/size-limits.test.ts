@@ -1,0 +1,34 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The measuring apparatus and its notes once outgrew what they measure (issue 21): these are
+// the sizes the project agreed to keep them under, checked at every commit rather than found
+// grown at the next review.
+const root = new URL('../../', import.meta.url).pathname;
+const lines = (file: string) => readFileSync(path.join(root, file), 'utf8').split('\n').length - 1;
+
+/** The TypeScript files under `dir`, skipping dot-folders (bundles, the fetched runtime). */
+function typescriptUnder(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name.startsWith('.') ? [] : typescriptUnder(relative);
+    return entry.name.endsWith('.ts') ? [relative] : [];
+  });
+}
+
+describe('Size limits of the bench and its notes', () => {
+  it('keeps bench/ at most 1,500 lines of TypeScript', () => {
+    const files = typescriptUnder('bench');
+    expect(files).toContain(path.join('bench', 'run.ts'));
+    const total = files.reduce((sum, file) => sum + lines(file), 0);
+    expect(total).toBeGreaterThan(0);
+    expect(total).toBeLessThanOrEqual(1500);
+  });
+
+  it('keeps docs/performance.md at most 200 lines, with one current table', () => {
+    const page = readFileSync(path.join(root, 'docs/performance.md'), 'utf8');
+    expect(lines('docs/performance.md')).toBeLessThanOrEqual(200);
+    expect(page.match(/^## Current run$/gm)).toHaveLength(1);
+  });
+});
