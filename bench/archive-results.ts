@@ -9,6 +9,8 @@ export type Mode = 'discard' | 'archive';
 
 export interface ArchiveRun {
   mode: Mode;
+  /** Walks the process made before the one measured (a warm Lambda container's). */
+  walksBefore: number;
   endpoints: number;
   /** Compressed bytes of both snapshots (0 for download-only). */
   bytes: number;

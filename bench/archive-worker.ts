@@ -1,9 +1,11 @@
+import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { SERVICE_CONCURRENCY_DEFAULT } from '../functions/report-fetcher/archive-env.js';
 import { createAwsClients } from '../lib/aws/index.js';
 import { archiveWalks, downloadWalks, reachWalks, type Setup } from './day-job.js';
 import { demoClient } from './demo-client.js';
+import { processCpuMs } from './process-cpu.js';
 import { maxByTenth } from './tenths.js';
 
 /**
@@ -12,11 +14,19 @@ import { maxByTenth } from './tenths.js';
  * above 100,000 endpoints or the last argument), in one of these ways:
  *   discard  download every page through the same limiter, keep nothing (the floor)
  *   archive  the job: every page compressed and uploaded, in invocations of `invocationMs`
- *   warm     the first WARM_PAGES pages, unmeasured: warms the emulator up
  * Before the clock starts the walk does what the job's opening does: the day's usage reports
  * (4.5, 4.6), archived when the walk writes, so the client holds a token and the S3 client has
  * made its first requests.
+ *
+ * With --warm-up, the walk measured is the process's second, as a warm Lambda container runs it:
+ * V8 sizes its young generation once, during the first, and that start-up is not growth over a
+ * walk (docs/performance.md, "Flatness"); the peak RSS is the process's. With --serving=PID,PID
+ * the emulator's and moto's CPU time over the measured walk is reported with it.
  */
+const { values: flags, positionals } = parseArgs({
+  options: { 'warm-up': { type: 'boolean' }, serving: { type: 'string' } },
+  allowPositionals: true,
+});
 const [
   mode,
   baseUrl,
@@ -27,9 +37,10 @@ const [
   concurrency = String(SERVICE_CONCURRENCY_DEFAULT),
   invocation,
   above,
-] = process.argv.slice(2);
-// A bucket of its own: each archive walk creates its day's job afresh.
-const bucket = mode === 'archive' ? `${given}-${process.pid}` : given;
+] = positionals;
+const warmUp = flags['warm-up'] === true;
+const pids = (flags.serving ?? '').split(',').map(Number);
+const servingCpuMs = (): [number, number] => [processCpuMs(pids[0]), processCpuMs(pids[1])];
 const invocationMs = invocation ? Number(invocation) : Number.POSITIVE_INFINITY;
 let invocationEnds = Number.POSITIVE_INFINITY;
 const client = demoClient(
@@ -47,48 +58,60 @@ const aws = createAwsClients({
 const setup: Setup = {
   client,
   s3: aws.s3,
-  bucket,
+  bucket: given,
   gsm,
   concurrency: Number(concurrency),
   ...(above === undefined ? {} : { siteWalkAbove: Number(above) }),
 };
-const WARM_PAGES = 20;
 
 function fail(error: unknown): never {
   console.log(JSON.stringify({ mode, error: (error as Error).message }));
   process.exit(1);
 }
 
-if (mode === 'archive') await aws.s3.send(new CreateBucketCommand({ Bucket: bucket })).catch(fail);
-const opened = await reachWalks(setup, mode === 'archive').catch(fail);
+/** Walk `n`, opened and not begun: each archive walk creates its job afresh, in its own bucket. */
+async function openWalk(n: number) {
+  const writes = mode === 'archive';
+  const own = writes ? { ...setup, bucket: `${given}-${process.pid}-${n}` } : setup;
+  if (writes) await aws.s3.send(new CreateBucketCommand({ Bucket: own.bucket }));
+  const opened = await reachWalks(own, writes);
+  if (writes)
+    return () =>
+      archiveWalks(own, opened, invocationMs, (endsAt) => {
+        invocationEnds = endsAt;
+      });
+  return async () => ({ ...(await downloadWalks(own, opened)), bytes: 0 });
+}
+
+if (warmUp) await (await openWalk(1).catch(fail))().catch(fail);
+const walk = await openWalk(2).catch(fail);
 // RSS over the walk, to tell memory that levels off from memory that keeps climbing.
 const rssSamples: { atMs: number; value: number }[] = [];
-setInterval(() => {
+const started = performance.now();
+const sampleRss = () =>
   rssSamples.push({
     atMs: performance.now() - started,
     value: process.memoryUsage.rss() / 1048576,
   });
-}, 100).unref();
-const started = performance.now();
+// One at the start too: a warm walk of a toy console can end within the first interval.
+sampleRss();
+setInterval(sampleRss, 100).unref();
 const cpuBefore = process.cpuUsage();
-const walk = async () => {
-  if (mode === 'archive')
-    return archiveWalks(setup, opened, invocationMs, (endsAt) => {
-      invocationEnds = endsAt;
-    });
-  const pages = mode === 'warm' ? WARM_PAGES : Number.POSITIVE_INFINITY;
-  return { ...(await downloadWalks(setup, opened, pages)), bytes: 0 };
-};
+const servingBefore = servingCpuMs();
 walk()
   .then((result) => {
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
+    const [serviceMs, s3Ms] = servingCpuMs();
     console.log(
       JSON.stringify({
         mode,
+        walksBefore: warmUp ? 1 : 0,
         ...result,
         wallMs,
         cpuMs: (cpu.user + cpu.system) / 1000,
+        serviceCpuMs: serviceMs - servingBefore[0],
+        s3CpuMs: s3Ms - servingBefore[1],
         heapLimitMb: getHeapStatistics().heap_size_limit / 1048576,
         heapFlags: process.execArgv.filter((flag) => /^--max-(semi|old)-space-size=/.test(flag)),
         peakRssMb: process.resourceUsage().maxRSS / 1024,

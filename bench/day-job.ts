@@ -126,16 +126,11 @@ function readPage(
   walk: WalkTask,
   options: { batchSize: number; continuation?: string },
 ): Promise<Page<unknown>> {
-  const key = walk.site ?? gsm;
   const agent = walk.dataset === 'agent-status';
   const pages =
     walk.site === undefined
-      ? agent
-        ? client.gsmAgentStatus(key, options)
-        : client.gsmDnspStatus(key, options)
-      : agent
-        ? client.siteAgentStatus(key, options)
-        : client.siteDnspStatus(key, options);
+      ? (agent ? client.gsmAgentStatus : client.gsmDnspStatus).call(client, gsm, options)
+      : (agent ? client.siteAgentStatus : client.siteDnspStatus).call(client, walk.site, options);
   return pages.firstPage() as Promise<Page<unknown>>;
 }
 
@@ -143,17 +138,13 @@ function readPage(
 export async function downloadWalks(
   setup: Setup,
   opened: Awaited<ReturnType<typeof reachWalks>>,
-  stopAfterPages = Number.POSITIVE_INFINITY,
 ): Promise<{ endpoints: number; pages: number }> {
   const { reports } = opened;
   const walks: WalkTask[] = planWalks(reports.sites, reports.unidentified, {
     siteWalkAbove: setup.siteWalkAbove ?? 100_000,
   });
-  const limiter = new AdaptiveLimiter({
-    initial: setup.concurrency,
-    min: 1,
-    max: setup.concurrency,
-  });
+  const { concurrency } = setup;
+  const limiter = new AdaptiveLimiter({ initial: concurrency, min: 1, max: concurrency });
   const detach = limiter.attach(setup.client);
   let pages = 0;
   let endpoints = 0;
@@ -170,18 +161,14 @@ export async function downloadWalks(
       while (next) {
         const page: Page<unknown> = await next;
         const token: string | undefined = page.continuationToken ?? undefined;
-        next =
-          token !== undefined && pages + 1 < stopAfterPages
-            ? limiter.run(() => fetchPage(walk, token))
-            : undefined;
+        next = token !== undefined ? limiter.run(() => fetchPage(walk, token)) : undefined;
         pages++;
         if (walk.dataset === 'agent-status') endpoints += page.entries.length;
       }
-      if (pages >= stopAfterPages) return;
     }
   };
   try {
-    await Promise.all(Array.from({ length: setup.concurrency }, worker));
+    await Promise.all(Array.from({ length: concurrency }, worker));
   } finally {
     detach();
   }

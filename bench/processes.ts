@@ -18,13 +18,10 @@ const TSX = ['--import', 'tsx'];
  * second), so the measured process pays only for the client side.
  */
 export async function startEmulatorProcess(args: string[]): Promise<EmulatorProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=64', ...TSX, 'emulator/cli.ts', '--port', '0', ...args],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const flags = ['--max-semi-space-size=64', ...TSX];
+  const child = spawn(process.execPath, [...flags, 'emulator/cli.ts', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
     out += chunk.toString();

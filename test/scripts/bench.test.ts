@@ -64,7 +64,7 @@ describe('Command: npm run bench (toy sizes)', () => {
     expect(result.measuredNode.source).toBe('BENCH_NODE=current');
   });
 
-  it("walks every endpoint of each size both ways, with the runtime's heap flags and bundle", () => {
+  it("walks every endpoint of each size both ways, warm, with the runtime's heap flags and bundle", () => {
     expect(result.archive.worker.nodeOptions).toEqual(['--enable-source-maps']);
     for (const size of SIZES) {
       for (const mode of ['discard', 'archive'] as const) {
@@ -72,6 +72,11 @@ describe('Command: npm run bench (toy sizes)', () => {
         expect(runs.length, `${size} ${mode}`).toBeGreaterThan(0);
         for (const run of runs) {
           expect(run.endpoints, `${size} ${mode}`).toBe(size);
+          // Measured on the process's second walk, the emulator's and moto's CPU over it alone.
+          expect(run.walksBefore, `${size} ${mode}`).toBe(1);
+          expect([run.serviceCpuMs, run.s3CpuMs].every(Number.isFinite), `${size} ${mode}`).toBe(
+            true,
+          );
           // The flags the Lambda Node.js runtime starts a 1,024 MB function with, no others.
           expect(run.heapFlags, `${size} ${mode}`).toEqual([
             '--max-semi-space-size=51',
