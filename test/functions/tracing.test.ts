@@ -46,7 +46,8 @@ async function tracedObservability(): Promise<Observability> {
     vi.unstubAllEnvs();
   }
 }
-const tracedObs = await tracedObservability();
+
+const obs = await tracedObservability();
 
 /** Runs `invoke` in an X-Ray context under a fresh root segment, as Lambda's facade is. */
 async function traced(invoke: () => Promise<unknown>): Promise<Json> {
@@ -61,7 +62,6 @@ async function traced(invoke: () => Promise<unknown>): Promise<Json> {
 type Json = Record<string, unknown> & { subsegments?: Json[] };
 
 describe('Function: tracing through the handler chain', () => {
-  const obs = tracedObs;
   const transport = new Transport({
     userAgent: 'skywatch-test',
     attemptTimeoutMs: 200,
