@@ -108,7 +108,3 @@ export async function reportPage(sites = 5000): Promise<ReportPageBench> {
     await rm(dir, { recursive: true, force: true });
   }
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await reportPage(Number(process.argv[2] ?? 5000))));
-}

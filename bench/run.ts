@@ -5,7 +5,7 @@ import { archiveAtScale } from './archive.js';
 import { coldStarts } from './cold-start.js';
 import type { FanOut } from './fan-out.js';
 import { LATENCY_TARGET, latencyMet, latencyRun } from './latency.js';
-import { measuredNode } from './measured-node.js';
+import { type MeasuredNode, measuredNode } from './measured-node.js';
 import { medianRun, runsOf } from './medians.js';
 import { runWorker, WorkerFailure } from './processes.js';
 import { reportPage } from './report-page.js';
@@ -26,106 +26,139 @@ const sizes = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map
 const coldStartRuns = Number(process.env.BENCH_COLD_RUNS ?? 21);
 /** Where results go; the smoke test (test/scripts/bench.test.ts) gives a directory of its own. */
 const resultsDir = process.env.BENCH_RESULTS_DIR ?? 'bench/results';
+const PART = 'bench/part.ts';
 /**
  * The targets (docs/performance.md): each ratio's upper bound, and the peak RSS of an archive
  * walk as a share of the function's memory.
  */
 const TARGET = { archiveWall: 1.25, flatRss: 1.1, peakShare: 0.35, fanOut: 1.2, coldStart: 1.5 };
+type Row = [name: string, value: string, target: string, verdict: string];
 const pass = (ok: boolean) => (ok ? 'met' : 'MISSED');
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 /** A third digit when two would round a figure onto its target from the other side. */
 const fmtAgainst = (n: number, target: number) =>
   fmt(n) === fmt(target) && n !== target ? fmt(n, 3) : fmt(n);
 
+/** The steps of a run, in order; `BENCH_STEPS=tokens,report-page` runs only those. */
+const STEPS = {
+  archive: 'archive at scale',
+  tokens: 'token economy (a simulated day)',
+  'fan-out': 'fan-out (1,000 sites, 50 ms per call)',
+  'cold-start': 'cold start',
+  'report-page': 'report page (5,000 sites, headless Chromium)',
+  latency: 'realistic latency (a large console site by site, 1 s and 200 ms a page)',
+};
+const chosen = process.env.BENCH_STEPS?.split(',') ?? Object.keys(STEPS);
+const failed: { step: string; reason: string }[] = [];
+
+/** A step that fails is named and the run goes on (it is 25 minutes); the bench exits 1. */
+async function step<T>(name: keyof typeof STEPS, run: () => Promise<T>) {
+  if (!chosen.includes(name)) return undefined;
+  console.log(`${Object.keys(STEPS).indexOf(name) + 1}. ${STEPS[name]}`);
+  return run().catch((error: unknown) => {
+    // A worker's failure says which measurement and why; its stack would only point here.
+    const reason = error instanceof WorkerFailure ? error.message : String(error);
+    console.error(`bench: step ${name} failed: ${reason}`);
+    failed.push({ step: name, reason });
+    return undefined;
+  });
+}
+
 async function main(): Promise<void> {
   const started = new Date();
   console.log(`Skywatch benchmarks on ${cpus().length} cores, Node ${process.version}`);
   // Archive walks and cold starts run on the Node.js major the stack deploys; the token economy
   // and fan-out count calls and time a pool's waits, which do not depend on it.
-  const node = measuredNode();
-  console.log(`measured processes run Node ${node.version} (${node.source})`);
-  console.log('1. archive at scale');
-  const archive = await archiveAtScale(node.path, sizes);
-  console.log('2. token economy (a simulated day)');
-  const tokens = await runWorker<TokenEconomy>('bench/part.ts', ['token-economy']);
-  console.log('3. fan-out (1,000 sites, 50 ms per call)');
-  const fan = await runWorker<FanOut>('bench/part.ts', ['fan-out']);
-  console.log('4. cold start');
-  const cold = await coldStarts(node.path, coldStartRuns);
-  console.log('5. report page (5,000 sites, headless Chromium)');
-  const page = await reportPage();
-  console.log('6. realistic latency (a large console site by site, 1 s and 200 ms a page)');
+  let node: MeasuredNode | undefined;
+  // Found once, when a step first needs it (the table's first row names it).
+  const measured = () => {
+    node ??= measuredNode();
+    return node.path;
+  };
+  const archive = await step('archive', () => archiveAtScale(measured(), sizes));
+  const tokens = await step('tokens', () => runWorker<TokenEconomy>(PART, ['token-economy']));
+  const fan = await step('fan-out', () => runWorker<FanOut>(PART, ['fan-out']));
+  const cold = await step('cold-start', () => coldStarts(measured(), coldStartRuns));
+  const page = await step('report-page', () => reportPage());
   // Invocations far shorter than Lambda's 15 minutes, so walks must stop and go on.
-  const latency = [await latencyRun(1000, 16, 60_000), await latencyRun(200, 16, 20_000)];
-
-  const rows: [string, string, string, string][] = [];
-  const largest = Math.max(...sizes);
-  rows.push([
-    'measured processes',
-    `Node ${node.version} (${node.source}); the stack's bundles with ${archive.worker.nodeOptions.join(' ')} and the Lambda runtime's heap flags for ${archive.heap.memoryMb} MB (${archive.heap.flags.join(' ')})`,
-    '',
-    '',
+  const latency = await step('latency', async () => [
+    await latencyRun(1000, 16, 60_000),
+    await latencyRun(200, 16, 20_000),
   ]);
-  for (const size of sizes) {
-    for (const mode of ['discard', 'archive'] as const) {
-      const run = medianRun(archive.runs[size], mode);
-      if (!run) continue;
-      const walks = runsOf(archive.runs[size], mode).length;
-      const rate = run.endpoints / (run.wallMs / 1000);
+
+  const rows: Row[] = [];
+  if (archive && node) {
+    const largest = Math.max(...sizes);
+    rows.push([
+      'measured processes',
+      `Node ${node.version} (${node.source}); the stack's bundles with ${archive.worker.nodeOptions.join(' ')} and the Lambda runtime's heap flags for ${archive.heap.memoryMb} MB (${archive.heap.flags.join(' ')})`,
+      '',
+      '',
+    ]);
+    for (const size of sizes) {
+      for (const mode of ['discard', 'archive'] as const) {
+        const run = medianRun(archive.runs[size], mode);
+        if (!run) continue;
+        const walks = runsOf(archive.runs[size], mode).length;
+        const rate = run.endpoints / (run.wallMs / 1000);
+        rows.push([
+          `archive ${size.toLocaleString('en')} ${mode === 'discard' ? 'download-only' : mode}${walks > 1 ? ` (median of ${walks})` : ''}`,
+          `${fmt(run.wallMs / 1000, 1)} s (CPU ${fmt(run.cpuMs / 1000, 1)} s, emulator ${fmt(run.serviceCpuMs / 1000, 1)} s, moto ${fmt(run.s3CpuMs / 1000, 1)} s), ${Math.round(rate).toLocaleString('en')} endpoints/s, ${fmt(run.bytes / 1e6, 1)} MB written, peak RSS ${Math.round(run.peakRssMb)} MB`,
+          '',
+          '',
+        ]);
+      }
+      const ratio = archive.wallRatio[size] ?? Number.NaN;
       rows.push([
-        `archive ${size.toLocaleString('en')} ${mode === 'discard' ? 'download-only' : mode}${walks > 1 ? ` (median of ${walks})` : ''}`,
-        `${fmt(run.wallMs / 1000, 1)} s (CPU ${fmt(run.cpuMs / 1000, 1)} s, emulator ${fmt(run.serviceCpuMs / 1000, 1)} s, moto ${fmt(run.s3CpuMs / 1000, 1)} s), ${Math.round(rate).toLocaleString('en')} endpoints/s, ${fmt(run.bytes / 1e6, 1)} MB written, peak RSS ${Math.round(run.peakRssMb)} MB`,
-        '',
-        '',
+        `archive ${size.toLocaleString('en')} wall / download-only`,
+        `${fmtAgainst(ratio, TARGET.archiveWall)} (floor from all CPU on ${availableParallelism()} cores: ${fmt(archive.cpuFloorRatio[size] ?? Number.NaN)})`,
+        `target ≤ ${TARGET.archiveWall}`,
+        pass(ratio <= TARGET.archiveWall),
       ]);
     }
-    const ratio = archive.wallRatio[size] ?? Number.NaN;
+    const longest = medianRun(archive.runs[largest], 'archive');
     rows.push([
-      `archive ${size.toLocaleString('en')} wall / download-only`,
-      `${fmtAgainst(ratio, TARGET.archiveWall)} (floor from all CPU on ${availableParallelism()} cores: ${fmt(archive.cpuFloorRatio[size] ?? Number.NaN)})`,
-      `target ≤ ${TARGET.archiveWall}`,
-      pass(ratio <= TARGET.archiveWall),
+      `archive ${largest.toLocaleString('en')} RSS by tenth of the walk`,
+      (longest?.rssByTenthMiB ?? []).map((mb) => (mb === null ? '–' : Math.round(mb))).join(', '),
+      'MiB, the largest sample in each tenth (median walk)',
+      '',
+    ]);
+    rows.push([
+      `archive ${largest.toLocaleString('en')} RSS, last tenth / second tenth`,
+      `${fmtAgainst(archive.lastToSecondTenth, TARGET.flatRss)} (median of the walks)`,
+      `target ≤ ${TARGET.flatRss}: flat`,
+      pass(archive.lastToSecondTenth <= TARGET.flatRss),
+    ]);
+    const share = archive.peakRssMb / archive.heap.memoryMb;
+    rows.push([
+      'archive peak RSS, any size',
+      `${Math.round(archive.peakRssMb)} MB = ${fmt(100 * share, 0)} % of the function's ${archive.heap.memoryMb} MB`,
+      `target ≤ ${100 * TARGET.peakShare} %`,
+      pass(share <= TARGET.peakShare),
     ]);
   }
-  const longest = medianRun(archive.runs[largest], 'archive');
-  rows.push([
-    `archive ${largest.toLocaleString('en')} RSS by tenth of the walk`,
-    (longest?.rssByTenthMiB ?? []).map((mb) => (mb === null ? '–' : Math.round(mb))).join(', '),
-    'MiB, the largest sample in each tenth (median walk)',
-    '',
-  ]);
-  rows.push([
-    `archive ${largest.toLocaleString('en')} RSS, last tenth / second tenth`,
-    `${fmtAgainst(archive.lastToSecondTenth, TARGET.flatRss)} (median of the walks)`,
-    `target ≤ ${TARGET.flatRss}: flat`,
-    pass(archive.lastToSecondTenth <= TARGET.flatRss),
-  ]);
-  const share = archive.peakRssMb / archive.heap.memoryMb;
-  rows.push([
-    'archive peak RSS, any size',
-    `${Math.round(archive.peakRssMb)} MB = ${fmt(100 * share, 0)} % of the function's ${archive.heap.memoryMb} MB`,
-    `target ≤ ${100 * TARGET.peakShare} %`,
-    pass(share <= TARGET.peakShare),
-  ]);
-  rows.push([
-    'token calls in 24 h',
-    `${tokens.tokenCalls} (${tokens.passwordGrants} password, ${tokens.refreshGrants} refresh)`,
-    `target ≤ ${tokens.target}; re-auth every run: ${tokens.reauthenticateEveryRun}`,
-    pass(tokens.tokenCalls <= tokens.target && tokens.passwordGrants <= 1),
-  ]);
-  rows.push([
-    `fan-out ${fan.sites} sites × ${fan.latencyMs} ms, concurrency ${fan.concurrency}`,
-    `${fmt(fan.wallMs / 1000)} s = ${fmtAgainst(fan.ratio, TARGET.fanOut)} × ideal ${fmt(fan.idealMs / 1000)} s; one by one ~${fmt(fan.sequentialEstimateMs / 1000, 0)} s`,
-    `target ≤ ${TARGET.fanOut}`,
-    pass(fan.ratio <= TARGET.fanOut && fan.failed === 0),
-  ]);
-  rows.push([
-    `report page ${page.sites.toLocaleString('en')} sites, with the month's seats`,
-    `${fmt(page.bytes / 1e6)} MB, rendered in ${fmt(page.renderMs / 1000)} s, opened in Chromium in ${fmt(page.loadMs / 1000)} s`,
-    `target < ${page.target.bytes / 1e6} MB, < ${page.target.loadMs / 1000} s`,
-    pass(page.bytes < page.target.bytes && page.loadMs < page.target.loadMs),
-  ]);
-  for (const c of cold.results) {
+  if (tokens)
+    rows.push([
+      'token calls in 24 h',
+      `${tokens.tokenCalls} (${tokens.passwordGrants} password, ${tokens.refreshGrants} refresh)`,
+      `target ≤ ${tokens.target}; re-auth every run: ${tokens.reauthenticateEveryRun}`,
+      pass(tokens.tokenCalls <= tokens.target && tokens.passwordGrants <= 1),
+    ]);
+  if (fan)
+    rows.push([
+      `fan-out ${fan.sites} sites × ${fan.latencyMs} ms, concurrency ${fan.concurrency}`,
+      `${fmt(fan.wallMs / 1000)} s = ${fmtAgainst(fan.ratio, TARGET.fanOut)} × ideal ${fmt(fan.idealMs / 1000)} s; one by one ~${fmt(fan.sequentialEstimateMs / 1000, 0)} s`,
+      `target ≤ ${TARGET.fanOut}`,
+      pass(fan.ratio <= TARGET.fanOut && fan.failed === 0),
+    ]);
+  if (page)
+    rows.push([
+      `report page ${page.sites.toLocaleString('en')} sites, with the month's seats`,
+      `${fmt(page.bytes / 1e6)} MB, rendered in ${fmt(page.renderMs / 1000)} s, opened in Chromium in ${fmt(page.loadMs / 1000)} s`,
+      `target < ${page.target.bytes / 1e6} MB, < ${page.target.loadMs / 1000} s`,
+      pass(page.bytes < page.target.bytes && page.loadMs < page.target.loadMs),
+    ]);
+  for (const c of cold?.results ?? []) {
     rows.push([
       `cold start ${c.function}`,
       `${fmt(c.initMs, 0)} ms vs bare ${fmt(c.bareInitMs, 0)} ms (${c.sdkClients.join(', ')}), paired ratio ${fmtAgainst(c.ratio, TARGET.coldStart)}; bundle ${fmt(c.bundleBytes / 1024, 0)} KiB vs ${fmt(c.bareBytes / 1024, 0)} KiB`,
@@ -133,7 +166,7 @@ async function main(): Promise<void> {
       pass(c.ratio <= TARGET.coldStart),
     ]);
   }
-  for (const l of latency) {
+  for (const l of latency ?? []) {
     const a = l.archive;
     rows.push([
       `latency ${l.endpoints.toLocaleString('en')} endpoints, ${l.sites} sites, ${l.latencyMs} ms a page, concurrency ${l.concurrency}, invocations of ${fmt(l.invocationMs / 1000, 0)} s`,
@@ -149,15 +182,12 @@ async function main(): Promise<void> {
       `  ${name.padEnd(width)}  ${value}${target ? `  (${target})` : ''}${verdict ? `  ${verdict}` : ''}`,
     );
   }
+  for (const f of failed) console.log(`  ${f.step.padEnd(width)}  FAILED: ${f.reason}`);
   const result = {
     startedAt: started.toISOString(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version },
-    measuredNode: { version: node.version, source: node.source },
-    archive,
-    tokens,
-    fanOut: fan,
-    coldStart: cold,
-    latency,
+    measuredNode: node && { version: node.version, source: node.source },
+    ...{ archive, tokens, fanOut: fan, coldStart: cold, page, latency, failed },
   };
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `run-${started.toISOString().replace(/[:.]/g, '-')}.json`);
@@ -166,10 +196,13 @@ async function main(): Promise<void> {
   writeFileSync(file, json);
   writeFileSync(latest, json);
   console.log(`\nwrote ${file} and ${latest}`);
+  if (failed.length > 0) {
+    console.error(`bench: ${failed.map((f) => f.step).join(', ')} failed; the rest is above`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((error: unknown) => {
-  // A worker's failure says which measurement and why; its stack would only point here.
-  console.error('bench failed:', error instanceof WorkerFailure ? error.message : error);
+  console.error('bench failed:', error);
   process.exit(1);
 });

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 // The measuring apparatus and its notes once outgrew what they measure (issue 21): these are
 // the sizes the project agreed to keep them under, checked at every commit rather than found
-// grown at the next review.
+// grown at the next review. The bench's limit went from 1,500 to 1,550 lines with issue 33, for
+// steps that fail on their own instead of taking a 25-minute run's other figures down.
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const lineCount = (text: string) => text.split('\n').length - 1;
@@ -20,12 +21,12 @@ function typescriptUnder(dir: string): string[] {
 }
 
 describe('Size limits of the bench and its notes', () => {
-  it('keeps bench/ at most 1,500 lines of TypeScript', () => {
+  it('keeps bench/ at most 1,550 lines of TypeScript', () => {
     const files = typescriptUnder('bench');
     expect(files).toContain(path.join('bench', 'run.ts'));
     const total = files.reduce((sum, file) => sum + lineCount(read(file)), 0);
     expect(total).toBeGreaterThan(0);
-    expect(total).toBeLessThanOrEqual(1500);
+    expect(total).toBeLessThanOrEqual(1550);
   });
 
   it('keeps docs/performance.md at most 200 lines, with one current table', () => {

@@ -1,15 +1,15 @@
-import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { chromiumPath } from './chromium.js';
 
-/** Debian's Chromium (`.ci/run` installs it); CHROMIUM_PATH points elsewhere. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
+/** The packaged headless Chromium (./chromium.ts), or the one CHROMIUM_PATH names. */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
-  // Root in CI: Chromium's sandbox needs user namespaces that containers often lack.
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  return chromium.launch({
+    executablePath: await chromiumPath(),
+    // Root in CI: Chromium's sandbox needs user namespaces that containers often lack. The
+    // machines here reach no network, so Chromium's background connections are turned off.
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update'],
+  });
 }
 
 export interface OpenedPage {
