@@ -10,7 +10,14 @@ import {
   toCartRequest,
   WebhookRequest,
 } from './request.js';
-import { fromUpstream, json, refuse, type WebhookResponse, WHOLE_BODY } from './responses.js';
+import {
+  fromUpstream,
+  json,
+  refuse,
+  replayed,
+  type WebhookResponse,
+  WHOLE_BODY,
+} from './responses.js';
 import { checkSignature, HEADER_ID, type SigningSecrets, signingKeys } from './signature.js';
 
 export const MAX_BODY_BYTES = 32 * 1024;
@@ -112,13 +119,7 @@ export async function handleDelivery(
     takeoverMs: deps.takeoverSeconds * 1000,
     now,
   });
-  if (claimed.kind === 'replay') {
-    return {
-      statusCode: claimed.statusCode,
-      headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
-      body: claimed.body,
-    };
-  }
+  if (claimed.kind === 'replay') return replayed(claimed);
   if (claimed.kind === 'conflict')
     return refuse(
       422,

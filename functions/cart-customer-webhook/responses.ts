@@ -14,15 +14,26 @@ export type WebhookResponse = Exclude<APIGatewayProxyResultV2, string> & {
   headers: Record<string, string>;
 };
 
+/**
+ * The headers of every answer, fresh or replayed: answers hold personal data, so no cache
+ * between the sender and us may keep one.
+ */
+const HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' } as const;
+
 export function json(
   statusCode: number,
   body: unknown,
   headers: Record<string, string> = {},
 ): WebhookResponse {
+  return { statusCode, headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) };
+}
+
+/** A stored answer given again: the first answer's headers, and a mark that it is a replay. */
+export function replayed(stored: { statusCode: number; body: string }): WebhookResponse {
   return {
-    statusCode,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
-    body: JSON.stringify(body),
+    statusCode: stored.statusCode,
+    headers: { ...HEADERS, 'idempotent-replayed': 'true' },
+    body: stored.body,
   };
 }
 

@@ -3,6 +3,7 @@ import {
   HEADER_SIGNATURE,
   HEADER_TIMESTAMP,
   parseSigningSecret,
+  SigningSecretError,
   type Verified,
   verifyWebhook,
   type WebhookHeader,
@@ -18,30 +19,52 @@ export { HEADER_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP };
 
 const LEGACY_SIGNATURE = 'skywatch-signature';
 
-/** The credentials-secret fields that hold signing secrets, the current one first. */
+/**
+ * The credentials-secret fields that hold signing secrets, the current one first. Read as they
+ * are (lib/aws/secret-shapes.ts checks neither, so a bad one stops nothing but this webhook),
+ * and checked here.
+ */
 export interface SigningSecrets {
-  webhookSigningSecret?: string | undefined;
-  webhookSigningSecretPrevious?: string | undefined;
+  webhookSigningSecret?: unknown;
+  webhookSigningSecretPrevious?: unknown;
 }
 
-/** Keys to verify with, or the refusal naming the field that is wrong (never its value). */
+const CURRENT = 'webhookSigningSecret';
+const PREVIOUS = 'webhookSigningSecretPrevious';
+const FIX = 'operators must correct the credentials secret';
+
+/** The key in one field; none when the field is absent (or, for the previous secret, empty). */
+function keyOf(field: keyof SigningSecrets, value: unknown): Uint8Array | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string')
+    throw new SigningSecretError(`${field} must be a string, not a ${typeof value}`, field);
+  // Emptied rather than removed after a rotation: nothing is being phased out.
+  if (value === '' && field === PREVIOUS) return undefined;
+  return parseSigningSecret(value, field);
+}
+
+/**
+ * Keys to verify with, or the `503 not_configured` that names the field at fault and what to do
+ * (never its value).
+ *
+ * @example
+ * const keys = signingKeys({ webhookSigningSecret: 'whsec_…' });
+ * if (!Array.isArray(keys)) return keys;
+ */
 export function signingKeys(secrets: SigningSecrets): Uint8Array[] | WebhookResponse {
-  if (!secrets.webhookSigningSecret)
-    return refuse(
-      503,
-      'not_configured',
-      'the webhook signing secret is not set; operators must add it',
-    );
   try {
-    return Object.entries(secrets)
-      .filter(([, value]) => value !== undefined)
-      .map(([field, value]) => parseSigningSecret(value as string, field));
+    const current = keyOf(CURRENT, secrets.webhookSigningSecret);
+    if (!current)
+      return refuse(
+        503,
+        'not_configured',
+        `${CURRENT} is not set in the credentials secret; operators must add it`,
+      );
+    const previous = keyOf(PREVIOUS, secrets.webhookSigningSecretPrevious);
+    return previous ? [current, previous] : [current];
   } catch (error) {
-    return refuse(
-      503,
-      'not_configured',
-      `${(error as Error).message}; operators must correct the credentials secret`,
-    );
+    if (!(error instanceof SigningSecretError)) throw error;
+    return refuse(503, 'not_configured', `${error.message}; ${FIX}`);
   }
 }
 

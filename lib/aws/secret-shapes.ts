@@ -19,12 +19,13 @@ export const CredentialsSecretSchema = z.object({
   scope: z.optional(NonEmpty),
   /**
    * Standard Webhooks secret of the cart-customer webhook: `whsec_` + base64 of 24–64 random
-   * bytes. Checked in full by the webhook alone (lib/webhooks), so a bad one cannot stop the
-   * other functions that read this secret.
+   * bytes. Not checked here, whatever it holds (empty, the old hex form, not a string): only
+   * the webhook reads it and checks it (functions/cart-customer-webhook/signature.ts), so a
+   * bad one answers `503 not_configured` there and stops none of the other functions.
    */
-  webhookSigningSecret: z.optional(NonEmpty),
+  webhookSigningSecret: z.optional(z.unknown()),
   /** The secret being phased out during a rotation; accepted beside the current one. */
-  webhookSigningSecretPrevious: z.optional(NonEmpty),
+  webhookSigningSecretPrevious: z.optional(z.unknown()),
 });
 export type CredentialsSecret = z.infer<typeof CredentialsSecretSchema>;
 

@@ -1,8 +1,10 @@
+import { SkywatchError } from '../errors/index.js';
+
 /**
- * A signing secret that is not `whsec_` + base64 of 24–64 random bytes. The message names the
- * field and the rule, never the value.
+ * A signing secret that is not `whsec_` + canonical base64 of 24–64 random bytes. The message
+ * names the field, the rule and what to do, never the value.
  */
-export class SigningSecretError extends Error {
+export class SigningSecretError extends SkywatchError {
   constructor(
     message: string,
     readonly field: string,

@@ -21,7 +21,11 @@ export interface VerifyOptions {
  */
 const ID = /^[\x21-\x2d\x2f-\x7e]{1,255}$/;
 const TIMESTAMP = /^\d{1,12}$/;
-/** Exactly 32 bytes of HMAC-SHA256 in standard, padded base64. */
+/**
+ * Exactly 32 bytes of HMAC-SHA256 in standard, padded base64. A signature is compared as this
+ * text, as the reference libraries do, not as the bytes it decodes to: the last character has two
+ * unused bits, and a signature with one of them changed is not the one we would send.
+ */
 const V1 = /^v1,([A-Za-z0-9+/]{43}=)$/;
 /** Enough for several signatures while secrets rotate; more is not a sender's honest header. */
 const MAX_SIGNATURE_HEADER = 2048;
@@ -57,13 +61,13 @@ export function verifyWebhook(
           .split(' ')
           .map((entry) => V1.exec(entry)?.[1])
           .filter((b64): b64 is string => b64 !== undefined)
-          .map((b64) => Buffer.from(b64, 'base64'));
+          .map((b64) => Buffer.from(b64, 'ascii'));
   if (candidates.length === 0) return { ok: false, problem: 'malformed', header: HEADER_SIGNATURE };
   if (Math.abs(options.nowSeconds - Number(timestamp)) > options.toleranceSeconds)
     return { ok: false, problem: 'expired', header: HEADER_TIMESTAMP };
   for (const key of keys) {
-    const expected = mac(key, id, timestamp, body);
-    if (candidates.some((c) => timingSafeEqual(c, expected)))
+    const expected = Buffer.from(mac(key, id, timestamp, body).toString('base64'), 'ascii');
+    if (candidates.some((c) => c.length === expected.length && timingSafeEqual(c, expected)))
       return { ok: true, id, timestamp: Number(timestamp) };
   }
   return { ok: false, problem: 'mismatch', header: HEADER_SIGNATURE };

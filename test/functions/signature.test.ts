@@ -32,6 +32,50 @@ describe('Function: signingKeys', () => {
     expect(body.message).not.toContain('an-old-hex');
   });
 
+  it('answers 503 not_configured naming an empty or missing webhookSigningSecret', () => {
+    // Prepare
+    const cases = [{ webhookSigningSecret: '' }, { webhookSigningSecretPrevious: PREVIOUS }];
+    for (const secrets of cases) {
+      // Act
+      const res = signingKeys(secrets);
+      // Assess
+      expect(res).toMatchObject({ statusCode: 503, headers: { 'cache-control': 'no-store' } });
+      const body = JSON.parse((res as { body: string }).body);
+      expect(body.error).toBe('not_configured');
+      expect(body.message).toMatch(/^webhookSigningSecret (is empty|is not set)/);
+      expect(body.message).toContain('operators must');
+    }
+  });
+
+  it('reads an empty or null webhookSigningSecretPrevious as no previous secret', () => {
+    for (const previous of ['', null, undefined]) {
+      expect(
+        keys({ webhookSigningSecret: SECRET, webhookSigningSecretPrevious: previous }),
+      ).toHaveLength(1);
+    }
+  });
+
+  it('answers 503 not_configured naming the field for the old hex form or a value that is not text', () => {
+    const hex = 'a3'.repeat(24);
+    for (const [secrets, field, why] of [
+      [{ webhookSigningSecret: hex }, 'webhookSigningSecret', 'hexadecimal digits only'],
+      [
+        { webhookSigningSecret: SECRET, webhookSigningSecretPrevious: `whsec_${hex}` },
+        'webhookSigningSecretPrevious',
+        'hexadecimal digits only',
+      ],
+      [{ webhookSigningSecret: 42 }, 'webhookSigningSecret', 'must be a string, not a number'],
+    ] as const) {
+      const res = signingKeys(secrets);
+      expect(res).toMatchObject({ statusCode: 503 });
+      const body = JSON.parse((res as { body: string }).body);
+      expect(body).toMatchObject({ error: 'not_configured' });
+      expect(body.message.startsWith(`${field} `)).toBe(true);
+      expect(body.message).toContain(why);
+      expect(body.message).not.toContain(hex);
+    }
+  });
+
   it('gives the current and the previous key during a rotation', () => {
     expect(
       keys({ webhookSigningSecret: SECRET, webhookSigningSecretPrevious: PREVIOUS }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromUpstream } from '../../functions/cart-customer-webhook/responses.js';
+import { fromUpstream, json, replayed } from '../../functions/cart-customer-webhook/responses.js';
 import { HttpError } from '../../lib/index.js';
 
 const URL_4_10 = 'https://service.example/api/ecom/shop/carts/SO-1/customers';
@@ -26,5 +26,18 @@ describe('Function: fromUpstream', () => {
     expect(JSON.parse(res.body)).toMatchObject({ error: 'rejected_by_service', field: '(body)' });
     const bare = fromUpstream(new HttpError(400, 'POST', URL_4_10, undefined));
     expect(JSON.parse(bare.body).field).toBe('(body)');
+  });
+});
+
+describe('Function: replayed', () => {
+  it('gives a stored answer with the headers of the first answer, marked as a replay', () => {
+    // Prepare
+    const first = json(200, { vendorOrderCode: 'SO-1', customers: {} });
+    // Act
+    const again = replayed({ statusCode: first.statusCode, body: first.body });
+    // Assess
+    expect(again.headers).toEqual({ ...first.headers, 'idempotent-replayed': 'true' });
+    expect(again.headers['cache-control']).toBe('no-store');
+    expect(again.body).toBe(first.body);
   });
 });

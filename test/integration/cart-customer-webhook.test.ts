@@ -39,6 +39,10 @@ describe('Function: cart-customer-webhook', () => {
     expect(second.statusCode).toBe(200);
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.body).toBe(first.body);
+    // The same personal data, so the same headers: no cache may keep the replay either.
+    expect(first.headers['cache-control']).toBe('no-store');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.headers).toEqual({ ...first.headers, 'idempotent-replayed': 'true' });
     expect(w.cartCalls() - calls).toBe(1);
     expect(first.json.customers).toMatchObject({
       Reseller: { CustomerTypeId: 3, FirstName: 'Res' },
@@ -183,6 +187,34 @@ describe('Function: cart-customer-webhook', () => {
     expect(old.json).toMatchObject({ error: 'signature_expired', field: 'webhook-timestamp' });
     expect(JSON.parse(unsigned.body).error).toBe('signature_missing');
     expect(w.cartCalls()).toBe(calls);
+  });
+
+  it('refuses a signature whose last base64 character has an unused bit changed', async () => {
+    // Prepare: HMAC-SHA256 is 32 bytes, so the character before "=" carries 2 unused bits
+    const event = w.delivery(
+      JSON.stringify({ vendorOrderCode: w.cartOf('standard'), shipping: customer }),
+    );
+    const signature = event.headers['webhook-signature'] ?? '';
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const last = signature.length - 2;
+    const flipped = `${signature.slice(0, last)}${alphabet[alphabet.indexOf(signature.charAt(last)) ^ 1]}=`;
+    expect(Buffer.from(flipped.slice(3), 'base64')).toEqual(
+      Buffer.from(signature.slice(3), 'base64'),
+    );
+    const calls = w.cartCalls();
+    // Act
+    const res = await w.run({
+      ...event,
+      headers: { ...event.headers, 'webhook-signature': flipped },
+    });
+    // Assess
+    expect(res.statusCode).toBe(401);
+    expect(JSON.parse(res.body)).toMatchObject({
+      error: 'signature_mismatch',
+      field: 'webhook-signature',
+    });
+    expect(w.cartCalls()).toBe(calls);
+    expect((await w.run(event)).statusCode).toBe(200);
   });
 
   it('maps an unknown cart to 404 and upstream failures to 502/503, never 500', async () => {

@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { refreshTokens } from '../../functions/token-refresher/refresh.js';
 import { SecretStore } from '../../lib/aws/index.js';
+import { demoCredentials } from '../../scripts/local/function-env.js';
 import { type Product, startProduct } from '../support/product.js';
 
 let product: Product;
@@ -77,5 +79,28 @@ describe('Function: token-refresher', () => {
     expect((await refreshTokens(secrets, { ...settings, refreshAheadMs: 330_000 })).action).toBe(
       'refreshed',
     );
+  });
+
+  it('runs normally when the webhook fields of the credentials secret are empty or malformed', async () => {
+    // Prepare: faults only the webhook reads (docs/operations.md), and a cold refresher
+    const put = (fields: Record<string, unknown>) =>
+      product.aws.clients.secrets.send(
+        new PutSecretValueCommand({
+          SecretId: product.res.credentialsSecretArn,
+          SecretString: JSON.stringify({ ...demoCredentials(product.webhookSecret), ...fields }),
+        }),
+      );
+    for (const fields of [
+      { webhookSigningSecret: '', webhookSigningSecretPrevious: '' },
+      { webhookSigningSecret: 'ab'.repeat(24), webhookSigningSecretPrevious: 42 },
+    ]) {
+      await put(fields);
+      vi.resetModules();
+      // Act & Assess: a refresh grant, then the password grant, both from this secret
+      expect((await product.run<{ action: string }>('token-refresher')).action).toBe('refreshed');
+      product.emulator.revokeTokens();
+      expect((await product.run<{ action: string }>('token-refresher')).action).toBe('recovered');
+    }
+    await put({});
   });
 });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import {
   generateSigningSecret,
@@ -68,8 +69,11 @@ describe('Standard Webhooks: signing', () => {
       expect((error as Error).message).toMatch(/^webhookSigningSecretPrevious must be whsec_/);
       expect((error as Error).message).not.toContain('not-base64');
     }
-    // 48 letters and digits, the shape CDK generates, is base64 of 36 bytes.
-    expect(parseSigningSecret('A1'.repeat(24)).byteLength).toBe(36);
+    // 48 letters and digits, the shape CDK generates, is base64 of 36 bytes. (Not hex digits
+    // alone, such as 'A1' repeated: that is the old hex form, refused; see secret.test.ts.)
+    expect(parseSigningSecret('Kq7ZrT2mXw9LpA4vBn6YcD1sFg8HjE3uRk5NtW0oVi7QzPxS').byteLength).toBe(
+      36,
+    );
   });
 });
 
@@ -136,11 +140,33 @@ describe('Standard Webhooks: verifying', () => {
     });
   });
 
-  it('compares signatures as bytes: base64 with its letter case changed is another signature', () => {
+  it('compares signatures as their base64 text: a letter with its case changed is another signature', () => {
     const swapped = `v1,${VECTOR.signature.slice(3).replace(/[a-z]/, (c) => c.toUpperCase())}`;
     expect(verify({ ...good(), 'webhook-signature': swapped })).toMatchObject({
       problem: 'mismatch',
     });
+  });
+
+  it('refuses a signature whose last character has an unused bit changed, as the reference library does', () => {
+    // Prepare: 32 bytes end in a character with 2 unused low bits; flipped, it decodes the same
+    const now = Math.floor(Date.now() / 1000);
+    const headers = webhookHeaders([VECTOR.secret], { ...VECTOR, timestamp: now });
+    const b64 = headers['webhook-signature'].slice(3);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const flipped = `${b64.slice(0, 42)}${alphabet[alphabet.indexOf(b64.charAt(42)) ^ 1]}=`;
+    expect(flipped).not.toBe(b64);
+    expect(Buffer.from(flipped, 'base64')).toEqual(Buffer.from(b64, 'base64'));
+    const changed = { ...headers, 'webhook-signature': `v1,${flipped}` };
+    const options = { nowSeconds: now, toleranceSeconds: 300 };
+    const reference = new Webhook(VECTOR.secret);
+    // Act
+    const original = verifyWebhook(headersOf(headers), VECTOR.body, [KEY], options);
+    const ours = verifyWebhook(headersOf(changed), VECTOR.body, [KEY], options);
+    // Assess
+    expect(original.ok).toBe(true);
+    expect(() => reference.verify(VECTOR.body, headers)).not.toThrow();
+    expect(ours).toMatchObject({ problem: 'mismatch', header: 'webhook-signature' });
+    expect(() => reference.verify(VECTOR.body, changed)).toThrow('No matching signature found');
   });
 
   it('verifies with any of the keys it is given (the previous secret during a rotation)', () => {
