@@ -57,7 +57,8 @@ export function toChatbotMessage(alert: HealthAlert): ChatbotMessage {
       keywords: [alert.kind, alert.severity, alert.action],
     },
     metadata: {
-      threadId: alert.id,
+      // A thread per incarnation: a re-infection months later starts its own, not a reply.
+      threadId: `${alert.id}@${alert.openedAt}`,
       summary: alert.title,
       eventType: `skywatch.${alert.kind}.${alert.action}`,
       relatedResources: [alert.machineId ?? alert.site],

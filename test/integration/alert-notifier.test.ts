@@ -71,7 +71,10 @@ describe('Function: alert-notifier', () => {
 
     // The SNS message itself is Chatbot's custom notification.
     const [sns] = (await product.healthAlerts()).filter((a) => a.id === id);
-    expect(ChatbotCustomNotification.parse(sns?.chatbot).metadata?.threadId).toBe(id);
+    // One thread per incarnation of the alert: the id and when this trigger opened it.
+    expect(ChatbotCustomNotification.parse(sns?.chatbot).metadata?.threadId).toBe(
+      `${id}@${sns?.openedAt}`,
+    );
   });
 
   it('delivers the resolve with the same id, PagerDuty closing by dedup_key', async () => {

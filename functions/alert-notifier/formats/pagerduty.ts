@@ -10,6 +10,15 @@ const SEVERITY: Record<Severity, 'critical' | 'error' | 'warning' | 'info'> = {
 };
 
 /**
+ * What PagerDuty shows as the affected system. It refuses a blank `source` (400, which no retry
+ * mends), and an endpoint may have no host name, a site no name: the first that is not blank.
+ */
+function sourceOf(alert: HealthAlert): string {
+  const names = [alert.hostName, alert.siteName, alert.site, alert.consoleName, alert.gsm];
+  return names.map((name) => name?.trim()).find((name) => name) ?? alert.id;
+}
+
+/**
  * PagerDuty Events API v2 event: the alert id is the dedup_key, so the resolve closes the
  * incident the trigger opened. A resolve needs no payload.
  */
@@ -22,7 +31,7 @@ export function pagerDutyEvent(alert: HealthAlert, routingKey: string) {
     dedup_key: alert.id,
     payload: {
       summary: alert.title.slice(0, 1024),
-      source: alert.hostName ?? alert.siteName ?? alert.site,
+      source: sourceOf(alert),
       severity: SEVERITY[alert.severity],
       timestamp: alert.occurredAt,
       component: alert.machineId ?? alert.site,
