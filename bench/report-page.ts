@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { daysUpTo } from '../lib/reports/daily-report.js';
+import { daysUpTo } from '../lib/index.js';
 import { type DailyReport, renderDailyPage, type SeatReport } from '../lib/reports/index.js';
 import { daysOfMonth } from '../lib/reports/seat-report.js';
 import { launchChromium, openFile } from '../test/support/browser.js';

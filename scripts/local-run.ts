@@ -2,6 +2,7 @@ import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { startEmulator } from '../emulator/index.js';
 import { createAwsClients } from '../lib/aws/index.js';
+import { addDays, dayOf } from '../lib/index.js';
 import { generateSigningSecret, webhookHeaders } from '../lib/webhooks/index.js';
 import { drainQueue } from '../test/support/sqs-event-source.js';
 import { type StoredObject, summariseArchive } from './local/archive-summary.js';
@@ -149,12 +150,12 @@ async function main(): Promise<void> {
 
     step('blocked-url-alerter: a spike yesterday at one site');
     const spiked = gsm.sites[2] ?? gsm.sites[0];
-    const yesterday = new Date(emulator.now().getTime() - 86_400_000).toISOString().slice(0, 10);
+    const yesterday = addDays(dayOf(emulator.now().getTime()), -1);
     if (spiked) emulator.addBlockedUrls(spiked.id, yesterday, 5000);
     console.log('  ', JSON.stringify(await run('blocked-url-alerter')));
 
     step("report-builder: the day's HTML report, and the seat CSV of the report day's month");
-    const reportDay = new Date(emulator.now().getTime() - 2 * 86_400_000).toISOString();
+    const reportDay = addDays(dayOf(emulator.now().getTime()), -2);
     const built = (await run('report-builder', { month: reportDay.slice(0, 7) })) as {
       reports: (BuiltReport & { sites: number; pageBytes: number })[];
     };

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { s3Client } from '../lib/aws/index.js';
+import { isDay } from '../lib/index.js';
 import { LOCAL_ARCHIVE, mirrorArchive } from './local/archive-mirror.js';
 import { openArchive } from './query/archive-database.js';
 
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
     console.error(USAGE);
     process.exit(values.help ? 0 : 2);
   }
-  if (values.since && !/^\d{4}-\d{2}-\d{2}$/.test(values.since)) {
+  if (values.since && !isDay(values.since)) {
     throw new Error(`--since must be YYYY-MM-DD (got ${values.since})`);
   }
   if (values.bucket) {

@@ -1,3 +1,5 @@
+import { DAY_MS, instantMs } from '../../lib/index.js';
+
 /**
  * Blocked-URL spike rule: the latest full day must exceed both an absolute floor and a
  * multiple of the site's baseline, the median of the full days before it. A median ignores
@@ -28,10 +30,6 @@ export interface SpikeVerdict {
   ratio: number;
   spike: boolean;
 }
-
-import { instantMs } from '../../lib/validation/dates.js';
-
-const DAY_MS = 86_400_000;
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

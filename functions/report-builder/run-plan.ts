@@ -1,4 +1,4 @@
-import { ValidationError } from '../../lib/index.js';
+import { addDays, Day, dayOf, ValidationError } from '../../lib/index.js';
 import * as z from '../../lib/zod.js';
 
 /**
@@ -8,7 +8,7 @@ import * as z from '../../lib/zod.js';
  * may name a day, a month, or both.
  */
 const ReportEvent = z.looseObject({
-  date: z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
+  date: z.optional(Day),
   month: z.optional(z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/))),
 });
 
@@ -17,25 +17,16 @@ export interface RunPlan {
   seatMonth?: string;
 }
 
-const DAY_MS = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 export function runPlan(event: unknown, now: Date): RunPlan {
   const parsed = z.safeParse(ReportEvent, event ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? '(event)');
-    throw new ValidationError(
-      `report-builder event ${field}`,
-      field === 'month' ? 'must be YYYY-MM' : 'must be YYYY-MM-DD',
-    );
+    const rule = field === 'month' ? 'must be YYYY-MM' : (issue?.message ?? 'must be YYYY-MM-DD');
+    throw new ValidationError(`report-builder event ${field}`, rule);
   }
-  const day = parsed.data.date ?? isoDay(now.getTime() - 2 * DAY_MS);
-  // Date.parse rolls 2026-02-31 over to March: a real day reads back as itself.
-  const parsedDay = Date.parse(`${day}T00:00:00Z`);
-  if (Number.isNaN(parsedDay) || isoDay(parsedDay) !== day)
-    throw new ValidationError('report-builder event date', `${day} is not a day`);
-  const lastOfMonth = isoDay(Date.parse(`${day}T00:00:00Z`) + DAY_MS).endsWith('-01');
+  const day = parsed.data.date ?? addDays(dayOf(now.getTime()), -2);
+  const lastOfMonth = addDays(day, 1).endsWith('-01');
   const seatMonth = parsed.data.month ?? (lastOfMonth ? day.slice(0, 7) : undefined);
   return seatMonth ? { day, seatMonth } : { day };
 }

@@ -1,6 +1,6 @@
 import { manifestKey, type StateStore } from '../../lib/aws/index.js';
+import { addDays } from '../../lib/index.js';
 import * as z from '../../lib/zod.js';
-import { addDays } from './event.js';
 
 /**
  * Report days before `newest` (within `days`) that a daily run should look at again: those

@@ -1,4 +1,5 @@
 import type { WorkQueue } from '../../lib/aws/index.js';
+import { Day } from '../../lib/index.js';
 import * as z from '../../lib/zod.js';
 import type { DayJob } from './day-job.js';
 
@@ -11,7 +12,7 @@ const KeyCode = z.string().check(z.regex(/^[A-Za-z0-9._-]+$/, 'must be a key cod
  */
 export const ContinueMessage = z.object({
   gsm: KeyCode,
-  day: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')),
+  day: Day,
   generation: z.number().check(z.int(), z.minimum(0)),
 });
 export type ContinueMessage = z.infer<typeof ContinueMessage>;

@@ -1,8 +1,7 @@
 import type { ReportStore } from '../../lib/aws/index.js';
-import type { SkywatchClient } from '../../lib/index.js';
+import { addDays, type SkywatchClient } from '../../lib/index.js';
 import { archiveGsmReports } from './archive-reports.js';
 import { type DayJob, jobEnded } from './day-job.js';
-import { addDays } from './event.js';
 import type { HeldJob, JobStore } from './job-store.js';
 import { newJob, type PlanSettings, planWalks } from './plan.js';
 

@@ -1,3 +1,5 @@
+import { isDay } from '../validation/day.js';
+
 /**
  * Hive-style keys so Athena can prune by partition: `reports/<dataset>/gsm=<key>/date=<day>/…`.
  * Keys are a pure function of what is archived, so a re-run of a date rewrites the same keys
@@ -23,8 +25,7 @@ function part(name: string, value: string): string {
 }
 
 export function reportKey(p: ReportKeyParts): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(p.date))
-    throw new RangeError(`report date must be YYYY-MM-DD: ${p.date}`);
+  if (!isDay(p.date)) throw new RangeError(`report date must be YYYY-MM-DD: ${p.date}`);
   const extra = Object.entries(p.partitions ?? {}).map(
     ([k, v]) => `${part('partition', k)}=${part(k, v)}/`,
   );

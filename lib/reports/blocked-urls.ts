@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { SkywatchClient } from '../client/index.js';
 import { redact } from '../errors/index.js';
 import { CountedDay } from '../schemas/needs.js';
-import { daysUpTo } from './daily-report.js';
+import { addDays, daysUpTo } from '../validation/day.js';
 
 export interface BlockedUrlSite {
   key: string;
@@ -33,7 +33,7 @@ export async function blockedUrlTotals(
 ): Promise<BlockedUrlTotals> {
   const week = daysUpTo(day, 7);
   const first = week[0] ?? day;
-  const end = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const end = addDays(day, 1);
   const limit = pLimit(concurrency);
   const out: BlockedUrlTotals = { bySite: new Map(), failed: [] };
   await Promise.all(

@@ -1,5 +1,6 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { reportKey } from '../aws/report-keys.js';
+import { daysUpTo } from '../validation/day.js';
 import type { ArchiveReader } from './archive-reader.js';
 import {
   DnspUsageLine,
@@ -9,7 +10,7 @@ import {
   usableLine,
   usableLines,
 } from './archived-lines.js';
-import { type DailyReport, daysUpTo, type SiteRow, type TrendDay } from './daily-report.js';
+import type { DailyReport, SiteRow, TrendDay } from './daily-report.js';
 
 export interface CollectOptions {
   gsm: string;

@@ -1,3 +1,5 @@
+import { DAY_MS, startOfDay } from '../validation/day.js';
+
 /** One site as the daily page shows it. */
 export interface SiteRow {
   key: string;
@@ -49,21 +51,11 @@ export interface DailyReport {
   expiryWindowDays: number;
 }
 
-const DAY_MS = 86_400_000;
-
-/** The `count` days ending on `last` (YYYY-MM-DD), oldest first. */
-export function daysUpTo(last: string, count: number): string[] {
-  const end = Date.parse(`${last}T00:00:00Z`);
-  return Array.from({ length: count }, (_, i) =>
-    new Date(end - (count - 1 - i) * DAY_MS).toISOString().slice(0, 10),
-  );
-}
-
 /**
  * Whole days from `day` (YYYY-MM-DD) to a normalised instant (UTC, `Z`), negative when already
  * past; NaN without one.
  */
 export function daysUntil(day: string, instant: string | null): number {
   if (instant === null) return Number.NaN;
-  return Math.floor((Date.parse(instant) - Date.parse(`${day}T00:00:00Z`)) / DAY_MS);
+  return Math.floor((Date.parse(instant) - startOfDay(day)) / DAY_MS);
 }

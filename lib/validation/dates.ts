@@ -1,7 +1,6 @@
 import { ValidationError } from '../errors/errors.js';
+import { DAY_MS, dayOf, isDay, startOfDay } from './day.js';
 
-const DAY_MS = 86_400_000;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 
 /** A date-time input: a Date, epoch milliseconds, `YYYY-MM-DD` (00:00 UTC) or ISO 8601. */
@@ -17,9 +16,9 @@ export function toInstant(value: DateInput, field: string): number {
   let ms = Number.NaN;
   if (value instanceof Date) ms = value.getTime();
   else if (typeof value === 'number') ms = value;
-  else if (typeof value === 'string' && DATE_ONLY.test(value))
-    ms = Date.parse(`${value}T00:00:00Z`);
-  else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
+  else if (typeof value === 'string' && isDay(value)) ms = startOfDay(value);
+  // A date-time whose day the calendar lacks is refused too, not rolled over into next month.
+  else if (typeof value === 'string' && value[10] === 'T' && isDay(value.slice(0, 10))) {
     ms = Date.parse(HAS_OFFSET.test(value) ? value : `${value}Z`);
   }
   if (!Number.isFinite(ms)) {
@@ -113,10 +112,10 @@ export function validateEffectiveDate(
   if (day > latest) {
     throw new ValidationError(
       field,
-      `must be on or before the day before yesterday UTC (${isoSeconds(latest).slice(0, 10)})`,
+      `must be on or before the day before yesterday UTC (${dayOf(latest)})`,
     );
   }
-  return isoSeconds(day).slice(0, 10);
+  return dayOf(day);
 }
 
 export interface WindowLimits {

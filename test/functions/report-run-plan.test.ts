@@ -27,7 +27,7 @@ describe('Function: runPlan', () => {
 
   it('refuses what is not a day or a month', () => {
     expect(() => runPlan({ date: '2026-6-1' }, new Date())).toThrow(/date/);
-    expect(() => runPlan({ date: '2026-02-31' }, new Date())).toThrow(/not a day/);
+    expect(() => runPlan({ date: '2026-02-31' }, new Date())).toThrow(/2026-02-31 is not a date/);
     expect(() => runPlan({ month: '2026-13' }, new Date())).toThrow(/YYYY-MM/);
   });
 });

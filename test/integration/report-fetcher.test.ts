@@ -92,6 +92,23 @@ describe('Function: report-fetcher', () => {
     );
   });
 
+  it('refuses a backfill of a day the calendar lacks, naming it, and writes nothing', async () => {
+    const before = await product.objects();
+    const refused = (event: unknown) =>
+      product.run('report-fetcher', event).then(
+        () => new Error('accepted'),
+        (e: Error) => e,
+      );
+    const february = await refused({ dates: [day(-3), '2026-02-31'] });
+    expect(february.message).toMatch(/2026-02-31 is not a date \(YYYY-MM-DD\)/);
+    const range = await refused({ from: '2026-02-30', to: '2026-03-02' });
+    expect(range.message).toMatch(/2026-02-30 is not a date \(YYYY-MM-DD\)/);
+    const month = await refused({ from: '2026-13-01', to: '2027-01-02' });
+    expect(month.message).toMatch(/2026-13-01 is not a date \(YYYY-MM-DD\)/);
+    expect(month.message).not.toMatch(/400 days/);
+    expect(await product.objects()).toEqual(before);
+  });
+
   it('records a site that keeps failing in the manifest instead of losing the day', async () => {
     product.emulator.setFaults([
       { operation: 'report.site.dnsp', kind: 'status', status: 500, count: 40 },

@@ -157,4 +157,9 @@ describe('Function: validateModifiedSince', () => {
     expect(validateModifiedSince('2026-06-01T02:00:00+02:00')).toBe('2026-06-01T00:00:00Z');
     expect(failure(() => validateModifiedSince('yesterday')).field).toBe('modifiedSince');
   });
+
+  it('refuses a day the calendar lacks instead of rolling it over into March', () => {
+    for (const text of ['2026-02-31', '2026-02-30T10:00:00Z', '2026-13-01T00:00:00'])
+      expect(failure(() => validateModifiedSince(text)).field).toBe('modifiedSince');
+  });
 });

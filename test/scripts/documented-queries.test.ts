@@ -2,13 +2,9 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretStore, SecretTokenSource } from '../../lib/aws/index.js';
-import { SkywatchClient } from '../../lib/index.js';
+import { daysFrom, SkywatchClient } from '../../lib/index.js';
 import { type ArchiveDatabase, openArchive } from '../../scripts/query/archive-database.js';
-import {
-  type ArchivedProduct,
-  daysBetween,
-  startArchivedProduct,
-} from '../support/archived-product.js';
+import { type ArchivedProduct, startArchivedProduct } from '../support/archived-product.js';
 
 /** The GSM the docs' examples name; the test puts the emulator's in its place. */
 const DOC_GSM = 'W9YT-G4ZI-JT0Z-ERPO-3ZZI';
@@ -84,7 +80,7 @@ describe('Docs: the Athena queries of docs/operations.md, on DuckDB', () => {
 
   it('gsm_usage: gives the service GSM report of each archived day, in order', async () => {
     const rows = await run('gsm_usage');
-    const days = daysBetween('2026-06-05', '2026-06-14');
+    const days = daysFrom('2026-06-05', '2026-06-14');
     expect(rows.map((r) => r.date)).toEqual(days);
     for (const [i, day] of days.entries()) {
       const report = await client.gsmUsageReport(archived.product.gsm, {

@@ -1,20 +1,9 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { daysFrom } from '../../lib/index.js';
 import { mirrorArchive } from '../../scripts/local/archive-mirror.js';
 import { type Product, startProduct } from './product.js';
-
-/** Days from `first` to `last` inclusive, as YYYY-MM-DD. */
-export function daysBetween(first: string, last: string): string[] {
-  const days: string[] = [];
-  for (
-    let t = Date.parse(`${first}T00:00:00Z`);
-    t <= Date.parse(`${last}T00:00:00Z`);
-    t += 86_400_000
-  )
-    days.push(new Date(t).toISOString().slice(0, 10));
-  return days;
-}
 
 export interface ArchivedProduct {
   product: Product;
@@ -42,7 +31,7 @@ export async function startArchivedProduct(backfillFrom = '2026-06-05'): Promise
   product.emulator.advanceClock(2 * 86_400);
   await product.run('token-refresher');
   await product.run('report-fetcher');
-  const backfill = daysBetween(backfillFrom, '2026-06-08');
+  const backfill = daysFrom(backfillFrom, '2026-06-08');
   if (backfill.length > 0) await product.run('report-fetcher', { dates: backfill });
   const folder = await mkdtemp(join(tmpdir(), 'skywatch-archive-'));
   await mirrorArchive(product.aws.clients.s3, product.res.bucket, folder);

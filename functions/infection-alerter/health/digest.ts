@@ -1,5 +1,6 @@
 import type { HealthKind } from '../../../lib/alerts/index.js';
 import type { StateStore } from '../../../lib/aws/index.js';
+import { DAY_MS } from '../../../lib/index.js';
 import { latestPageKey, objectLocation } from '../../../lib/reports/page-keys.js';
 import type { Names } from './kinds.js';
 import { SubjectRecord, subjectKey, subjectsPrefix } from './lifecycle.js';
@@ -53,7 +54,7 @@ export async function buildDigest(
   now: number,
   reportBucket?: string,
 ): Promise<Digest> {
-  const since = now - 86_400_000;
+  const since = now - DAY_MS;
   const digest: Digest = {
     gsm,
     consoleName: names.consoleName,
@@ -119,7 +120,8 @@ export function digestMessage(d: Digest) {
       keywords: ['digest'],
     },
     metadata: {
-      threadId: `digest/${d.gsm}`,
+      // A thread a day: one constant thread made every digest a reply to the first.
+      threadId: `digest/${d.gsm}/${d.at.slice(0, 10)}`,
       summary: `Daily health digest: ${d.consoleName ?? d.gsm}`,
       eventType: 'skywatch.digest',
       additionalContext: { skywatchDigest: JSON.stringify(d) },

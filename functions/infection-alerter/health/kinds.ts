@@ -1,6 +1,6 @@
 import type { HealthAlert, HealthKind } from '../../../lib/alerts/index.js';
 import { alertId } from '../../../lib/alerts/index.js';
-import { utcInstant } from '../../../lib/index.js';
+import { DAY_MS, utcInstant } from '../../../lib/index.js';
 import { readInfection } from '../infection-state.js';
 import type { KindRule } from './rules.js';
 
@@ -50,8 +50,6 @@ const instant = (v: unknown) => {
     return undefined;
   }
 };
-
-const DAY_MS = 86_400_000;
 
 const TEXT: Record<HealthKind, { title: string; cleared: string }> = {
   infected: { title: 'Infected', cleared: 'no longer reports a threat' },
