@@ -31,8 +31,8 @@ export const NotifierSecret = z.object({
 });
 export type NotifierSecret = z.infer<typeof NotifierSecret>;
 
-export const DESTINATION_NAMES = ['slack', 'teams', 'pagerduty', 'webhook'] as const;
-export type DestinationName = (typeof DESTINATION_NAMES)[number];
+export const DestinationName = z.enum(['slack', 'teams', 'pagerduty', 'webhook']);
+export type DestinationName = z.infer<typeof DestinationName>;
 
 /** One HTTP request that delivers an alert to one destination. */
 export interface Delivery {

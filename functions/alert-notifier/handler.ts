@@ -10,7 +10,7 @@ import {
 import * as z from '../../lib/zod.js';
 import { BucketEnv, intSetting, readEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
-import { NotifierSecret } from './destinations.js';
+import { DestinationName, NotifierSecret } from './destinations.js';
 import { notify, readAlert } from './notify.js';
 
 /**
@@ -67,8 +67,10 @@ const deps = {
   },
 };
 
-export const handler = lambda(obs, async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = lambda(obs, async (event: SQSEvent, context): Promise<SQSBatchResponse> => {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  // No attempt starts that could outlive the invocation: what is left goes back to the queue.
+  const remainingMs = () => context.getRemainingTimeInMillis();
   obs.metrics.addMetric('AlertMessages', MetricUnit.Count, event.Records.length);
   for (const record of event.Records) {
     try {
@@ -77,7 +79,17 @@ export const handler = lambda(obs, async (event: SQSEvent): Promise<SQSBatchResp
         obs.logger.info('not a health alert: ignored', { messageId: record.messageId });
         continue;
       }
-      const complete = await notify(deps, record.body, alert, options);
+      // The dead-letter queue's own attribute: a redrive after a destination refused it.
+      const refusedBy = DestinationName.safeParse(
+        record.messageAttributes.destination?.stringValue,
+      ).data;
+      const complete = await notify(
+        deps,
+        record.body,
+        alert,
+        { ...options, remainingMs },
+        { refusedBy },
+      );
       if (!complete) batchItemFailures.push({ itemIdentifier: record.messageId });
     } catch (error) {
       obs.logger.error('alert not delivered', {

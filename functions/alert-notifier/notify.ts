@@ -1,7 +1,12 @@
 import { type HealthAlert, parseChatbotMessage } from '../../lib/alerts/index.js';
 import type { StateStore } from '../../lib/aws/index.js';
 import { SkywatchError } from '../../lib/errors/index.js';
-import { type DestinationName, deliveries, type NotifierSecret } from './destinations.js';
+import {
+  type Delivery,
+  type DestinationName,
+  deliveries,
+  type NotifierSecret,
+} from './destinations.js';
 import { DeliveryRejectedError, type PostOptions, post } from './post.js';
 import { claimSend, finishSend, releaseSend } from './sent.js';
 
@@ -58,45 +63,71 @@ export function readAlert(body: string): HealthAlert | undefined {
   }
 }
 
+/** Which destination a redrive from the dead-letter queue is for, if any. */
+export interface Redrive {
+  /** The destination that refused the event: its `rejected` marker no longer holds it back. */
+  refusedBy?: DestinationName | undefined;
+}
+
 /**
- * Delivers one alert event to every configured destination that does not have it yet.
- * Answers true when every destination has it (or refused it for good), false when one should
- * be tried again later (the message goes back to the queue; the others are not re-sent).
+ * Delivers one alert event to every configured destination that does not have it yet, all at
+ * once: a hung or failing destination never delays another. Answers true when every
+ * destination has it (or refused it for good), false when one should be tried again later
+ * (the message goes back to the queue; the others are not re-sent).
  */
 export async function notify(
   deps: NotifyDeps,
   body: string,
   alert: HealthAlert,
   options: NotifyOptions,
+  redrive: Redrive = {},
 ): Promise<boolean> {
   const now = deps.now ?? Date.now;
-  let complete = true;
-  for (const delivery of deliveries(alert, await deps.secret(), new Date(now()))) {
-    const { destination } = delivery;
-    const claim = await claimSend(deps.state, destination, alert.eventId, now(), options.leaseMs);
-    if (claim.kind === 'done') continue;
-    if (claim.kind === 'busy') {
-      complete = false;
-      continue;
+  const all = deliveries(alert, await deps.secret(), new Date(now()));
+  const done = await Promise.all(
+    all.map((delivery) => deliverOnce(deps, body, alert, delivery, options, redrive)),
+  );
+  return done.every(Boolean);
+}
+
+/** One destination's share of `notify`: true when it has the event or refused it for good. */
+async function deliverOnce(
+  deps: NotifyDeps,
+  body: string,
+  alert: HealthAlert,
+  delivery: Delivery,
+  options: NotifyOptions,
+  redrive: Redrive,
+): Promise<boolean> {
+  const now = deps.now ?? Date.now;
+  const { destination } = delivery;
+  const retryRejected = redrive.refusedBy === destination;
+  const claim = await claimSend(
+    deps.state,
+    destination,
+    alert.eventId,
+    now(),
+    options.leaseMs,
+    retryRejected,
+  );
+  if (claim.kind !== 'claimed') return claim.kind === 'done';
+  try {
+    await post(delivery, {
+      ...options,
+      onRetry: () => deps.metric(destination, 'DeliveryRetried'),
+    });
+    await finishSend(deps.state, claim.key, 'sent', now());
+    deps.metric(destination, 'Delivered');
+    return true;
+  } catch (error) {
+    if (error instanceof DeliveryRejectedError) {
+      await deps.deadLetter(body, destination, error.message);
+      await finishSend(deps.state, claim.key, 'rejected', now());
+      deps.metric(destination, 'DeliveryRejected');
+      return true;
     }
-    try {
-      await post(delivery, {
-        ...options,
-        onRetry: () => deps.metric(destination, 'DeliveryRetried'),
-      });
-      await finishSend(deps.state, claim.key, 'sent', now());
-      deps.metric(destination, 'Delivered');
-    } catch (error) {
-      if (error instanceof DeliveryRejectedError) {
-        await deps.deadLetter(body, destination, error.message);
-        await finishSend(deps.state, claim.key, 'rejected', now());
-        deps.metric(destination, 'DeliveryRejected');
-        continue;
-      }
-      await releaseSend(deps.state, claim.key);
-      deps.metric(destination, 'DeliveryFailed');
-      complete = false;
-    }
+    await releaseSend(deps.state, claim.key);
+    deps.metric(destination, 'DeliveryFailed');
+    return false;
   }
-  return complete;
 }

@@ -1,7 +1,9 @@
 import { SkywatchError } from '../../lib/errors/index.js';
+import { DEFAULT_RETRY, parseRetryAfter, retryDelay } from '../../lib/http/index.js';
+import { CONTRACTS } from './contracts.js';
 import type { Delivery } from './destinations.js';
 
-/** The destination refused the request (4xx other than 408/429): sending it again won't help. */
+/** The destination refused the request (its contract says no retry mends it). */
 export class DeliveryRejectedError extends SkywatchError {
   constructor(
     readonly destination: string,
@@ -13,7 +15,7 @@ export class DeliveryRejectedError extends SkywatchError {
   }
 }
 
-/** Every attempt failed (5xx, 429, 408, timeout, network): a later retry may succeed. */
+/** Every attempt failed (5xx, 429, 3xx, timeout, network): a later retry may succeed. */
 export class DeliveryFailedError extends SkywatchError {
   constructor(
     readonly destination: string,
@@ -28,57 +30,75 @@ export class DeliveryFailedError extends SkywatchError {
 export interface PostOptions {
   maxAttempts: number;
   attemptTimeoutMs: number;
-  /** First back-off; each retry doubles it, with full jitter, up to maxDelayMs. */
+  /** First back-off ceiling; each retry doubles it, with full jitter, up to maxDelayMs. */
   baseDelayMs: number;
+  /** The longest wait between two attempts in one invocation. */
   maxDelayMs: number;
+  /** Milliseconds the invocation has left: no attempt starts that could outlive it. */
+  remainingMs?: () => number;
   onRetry?: (info: { destination: string; attempt: number; reason: string }) => void;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
 }
 
-const retriable = (status: number) => status === 408 || status === 429 || status >= 500;
-
-/** Retry-After in seconds or as an HTTP date, as milliseconds from now. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
+/** Time kept back at the invocation's end, to record the outcome and answer the batch. */
+const RESERVE_MS = 2_000;
 
 /**
- * POSTs one delivery, retrying what can succeed later with exponential back-off (Retry-After
- * honoured up to maxDelayMs) and failing at once on a refusal. Answers the final status.
+ * POSTs one delivery, judging each answer by the receiver's contract (./contracts.ts) and
+ * waiting between attempts as the project's retry policy does (lib/http: full jitter, a longer
+ * first wait after a 429, Retry-After). A Retry-After longer than this invocation may wait is
+ * honoured in full: the delivery fails now and the queue brings it back later, rather than
+ * posting early to a receiver that may disable a sender which ignores it. Answers the status.
  */
 export async function post(delivery: Delivery, options: PostOptions): Promise<number> {
   const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   const random = options.random ?? Math.random;
-  let reason = '';
-  for (let attempt = 1; attempt <= options.maxAttempts; attempt++) {
-    let wait: number | undefined;
+  const remaining = options.remainingMs ?? (() => Number.POSITIVE_INFINITY);
+  const policy = {
+    ...DEFAULT_RETRY,
+    baseDelayMs: options.baseDelayMs,
+    maxDelayMs: options.maxDelayMs,
+    rateLimitBaseDelayMs: options.baseDelayMs,
+  };
+  let reason = 'no time left in the invocation';
+  let attempt = 0;
+  while (attempt < options.maxAttempts) {
+    const timeoutMs = Math.min(options.attemptTimeoutMs, remaining() - RESERVE_MS);
+    if (timeoutMs <= 0) break;
+    attempt++;
+    let status: number | undefined;
+    let retryAfterMs: number | undefined;
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
         headers: delivery.headers,
         body: delivery.body,
-        signal: AbortSignal.timeout(options.attemptTimeoutMs),
+        // A redirect is a failure by every contract here; following it would post elsewhere.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await response.text().catch(() => '');
-      if (response.ok) return response.status;
-      if (!retriable(response.status))
+      const answer = CONTRACTS[delivery.destination](response.status);
+      if (answer === 'delivered') return response.status;
+      if (answer === 'refused')
         throw new DeliveryRejectedError(delivery.destination, response.status, text.slice(0, 200));
-      reason = `HTTP ${response.status}`;
-      wait = retryAfterMs(response.headers.get('retry-after'));
+      status = response.status;
+      reason = `HTTP ${status}`;
+      retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
     } catch (error) {
       if (error instanceof DeliveryRejectedError) throw error;
       // Never the URL: for Slack, Teams and webhooks the URL is the secret.
       reason = (error as Error).name === 'TimeoutError' ? 'timed out' : 'connection failed';
     }
     if (attempt === options.maxAttempts) break;
+    const wait = retryDelay(attempt, status, retryAfterMs, policy, random);
+    if (wait > options.maxDelayMs) {
+      reason += ` (Retry-After ${Math.ceil(wait / 1000)} s: later, from the queue)`;
+      break;
+    }
     options.onRetry?.({ destination: delivery.destination, attempt, reason });
-    const backoff = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-    await sleep(Math.min(options.maxDelayMs, wait ?? Math.floor(random() * backoff)));
+    await sleep(wait);
   }
-  throw new DeliveryFailedError(delivery.destination, options.maxAttempts, reason);
+  throw new DeliveryFailedError(delivery.destination, attempt, reason);
 }

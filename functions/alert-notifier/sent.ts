@@ -25,12 +25,18 @@ export type Claim =
   /** Another notifier is sending it right now: try again later. */
   | { kind: 'busy' };
 
+/**
+ * Claims the sending of one event to one destination. `retryRejected`: an operator redrove the
+ * event from the dead-letter queue after this destination refused it (and, presumably, fixed
+ * the destination), so a `rejected` marker is taken over and the event sent again.
+ */
 export async function claimSend(
   state: StateStore,
   destination: string,
   eventId: string,
   now: number,
   leaseMs: number,
+  retryRejected = false,
 ): Promise<Claim> {
   const key = markerKey(destination, eventId);
   const sending: Marker = {
@@ -45,8 +51,9 @@ export async function claimSend(
   }
   const found = await state.get(key, Marker);
   if (!found) return { kind: 'busy' }; // released meanwhile: the redelivery will claim it
-  if (found.value.status !== 'sending') return { kind: 'done' };
-  if (Date.parse(found.value.leaseUntil ?? '') > now) return { kind: 'busy' };
+  const { status, leaseUntil } = found.value;
+  if (status === 'sent' || (status === 'rejected' && !retryRejected)) return { kind: 'done' };
+  if (status === 'sending' && Date.parse(leaseUntil ?? '') > now) return { kind: 'busy' };
   try {
     return { kind: 'claimed', key, etag: await state.put(key, sending, { ifMatch: found.etag }) };
   } catch (error) {

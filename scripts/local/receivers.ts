@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /** What one local receiver got: every request, answered or failed. */
 export interface Received {
+  /** The request's path: a redirect followed would show here as `/hook/moved`. */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   status: number;
@@ -11,7 +13,8 @@ export interface Received {
 /**
  * A destination stand-in: a real HTTP server on 127.0.0.1 and a free port that records each
  * request. `answer` picks the status of each request (202 by default), so a test can make the
- * destination fail, throttle (429 with Retry-After), refuse, or drop the connection (0).
+ * destination fail, throttle (429 with `retryAfter`), refuse, redirect (3xx, to `/hook/moved`
+ * on itself), drop the connection (0), or take the request and never answer (-1).
  */
 export interface Receiver {
   url: string;
@@ -19,6 +22,8 @@ export interface Receiver {
   /** Requests answered 2xx: what the destination accepted. */
   accepted(): Received[];
   answer: (request: { body: string; index: number }) => number;
+  /** The Retry-After of a 429, in seconds. @default '0' */
+  retryAfter: string;
   close(): Promise<void>;
 }
 
@@ -28,6 +33,7 @@ export async function startReceiver(okStatus = 202): Promise<Receiver> {
     requests: [],
     accepted: () => receiver.requests.filter((r) => r.status >= 200 && r.status < 300),
     answer: () => okStatus,
+    retryAfter: '0',
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -40,7 +46,9 @@ export async function startReceiver(okStatus = 202): Promise<Receiver> {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const status = receiver.answer({ body, index: receiver.requests.length });
-      receiver.requests.push({ headers: req.headers, body, status });
+      receiver.requests.push({ path: req.url ?? '', headers: req.headers, body, status });
+      // -1: the request is taken and never answered, as a receiver hung past our timeout.
+      if (status === -1) return;
       // 0: the connection drops before any answer (a reset, as a flaky network does).
       if (status === 0) {
         req.socket.destroy();
@@ -48,7 +56,8 @@ export async function startReceiver(okStatus = 202): Promise<Receiver> {
       }
       res.writeHead(status, {
         'content-type': 'application/json',
-        ...(status === 429 ? { 'retry-after': '0' } : {}),
+        ...(status === 429 ? { 'retry-after': receiver.retryAfter } : {}),
+        ...(status >= 300 && status < 400 ? { location: `${receiver.url}/moved` } : {}),
       });
       res.end(status < 300 ? '{"status":"success"}' : '{"error":"injected"}');
     });

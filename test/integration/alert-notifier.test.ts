@@ -144,4 +144,92 @@ describe('Function: alert-notifier', () => {
     expect(to.slack.accepted().filter((r) => r.body.includes('Contoso AV'))).toHaveLength(1);
     to.teams.answer = () => 202;
   });
+
+  it('posts to every destination at once: a hung Slack delays no page', async () => {
+    const before = to.slack.requests.length;
+    to.slack.answer = ({ index }) => (index === before ? -1 : 200);
+    let slackHungWhenPaged = false;
+    to.pagerduty.answer = ({ body }) => {
+      // One after another, Slack's timeout and retry would come before this page.
+      if (body.includes('Hung Slack')) slackHungWhenPaged = to.slack.requests.length - before < 2;
+      return 202;
+    };
+    await publish({ id: 'offline/HUNG', title: 'Hung Slack', summary: 'Hung Slack' });
+    await to.notify();
+    // PagerDuty was paged before Slack's first request timed out; Slack got it on a retry.
+    expect(slackHungWhenPaged).toBe(true);
+    expect(to.slack.requests.slice(before).map((r) => r.status)).toEqual([-1, 200]);
+    to.slack.answer = () => 200;
+    to.pagerduty.answer = () => 202;
+  });
+
+  it('never follows a redirect, and retries every webhook answer but 2xx and 410', async () => {
+    const before = to.webhook.requests.length;
+    to.webhook.answer = ({ index }) => [302, 400, 503][index - before] ?? 204;
+    await publish({ id: 'offline/MOVED', title: 'Moved PSA', summary: 'Moved PSA' });
+    await to.notify();
+    const tried = to.webhook.requests.slice(before);
+    expect(tried.map((r) => r.status)).toEqual([302, 400, 503, 204]);
+    expect(tried.map((r) => r.path)).not.toContain('/hook/moved');
+    expect(await to.deadLetters()).toEqual([]);
+    to.webhook.answer = () => 204;
+  });
+
+  it("honours a Retry-After longer than it may wait: no early post, the queue's turn", async () => {
+    const before = to.slack.requests.length;
+    to.slack.answer = () => 429;
+    to.slack.retryAfter = '120';
+    await publish({ id: 'offline/SLOW', title: 'Slow down', summary: 'Slow down' });
+    // One receive of the message, as the queue gives it: one post, then back to the queue.
+    const outcome = await to.notifyOnce();
+    expect(to.slack.requests.slice(before).map((r) => r.status)).toEqual([429]);
+    expect(outcome.failures).toBe(1);
+    to.slack.answer = () => 200;
+    to.slack.retryAfter = '0';
+    await to.notify();
+    expect(to.slack.accepted().filter((r) => r.body.includes('Slow down'))).toHaveLength(1);
+    for (const r of [to.teams, to.pagerduty, to.webhook])
+      expect(r.accepted().filter((x) => x.body.includes('Slow down'))).toHaveLength(1);
+  });
+
+  it('re-sends what a destination refused when the dead letter is redriven after a fix', async () => {
+    const before = to.teams.requests.length;
+    to.teams.answer = () => 403;
+    await publish({ id: 'offline/FIXED', title: 'Fixed Teams', summary: 'Fixed Teams' });
+    await to.notify();
+    expect(to.teams.requests.slice(before).map((r) => r.status)).toEqual([403]);
+    to.teams.answer = () => 202;
+    // The operator's redrive moves the dead letters back, their attributes with them.
+    expect(await to.redriveDeadLetters()).toBe(1);
+    await to.notify();
+    expect(to.teams.accepted().filter((r) => r.body.includes('Fixed Teams'))).toHaveLength(1);
+    // The others had it already: the redrive sends them nothing.
+    for (const r of [to.slack, to.pagerduty, to.webhook])
+      expect(r.accepted().filter((x) => x.body.includes('Fixed Teams'))).toHaveLength(1);
+  });
 });
+
+/** A health alert event published as the alerter publishes it. */
+async function publish(fields: Partial<HealthAlert> & { id: string }): Promise<void> {
+  const at = new Date().toISOString();
+  const alert: HealthAlert = {
+    schema: 'skywatch.alert/v2',
+    eventId: `${fields.id}#1`,
+    action: 'trigger',
+    kind: 'offline',
+    severity: 'medium',
+    gsm: product.gsm,
+    consoleName: 'Console',
+    site: 'S',
+    siteName: 'Site',
+    hostName: 'H',
+    machineId: fields.id.split('/').at(-1) ?? null,
+    title: 'Not seen',
+    summary: 'Not seen.',
+    occurredAt: at,
+    openedAt: at,
+    facts: {},
+    ...fields,
+  };
+  await new AlertPublisher(product.aws.clients.sns, product.res.topicArn).publishHealth(alert);
+}

@@ -28,7 +28,12 @@ function toRecord(m: Message, queueArn: string): SQSRecord {
       SenderId: a.SenderId ?? 'local',
       ApproximateFirstReceiveTimestamp: a.ApproximateFirstReceiveTimestamp ?? '0',
     },
-    messageAttributes: {},
+    messageAttributes: Object.fromEntries(
+      Object.entries(m.MessageAttributes ?? {}).map(([name, v]) => [
+        name,
+        { stringValue: v.StringValue, dataType: v.DataType ?? 'String' },
+      ]),
+    ),
     md5OfBody: m.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
     eventSourceARN: queueArn,
@@ -49,7 +54,7 @@ export async function drainQueue(
   sqs: SQSClient,
   queueUrl: string,
   handler: (event: SQSEvent) => Promise<SQSBatchResponse | undefined>,
-  options: { batchSize?: number; maxInvocations?: number } = {},
+  options: { batchSize?: number; maxInvocations?: number; once?: boolean } = {},
 ): Promise<DrainOutcome> {
   const attributes = await sqs.send(
     new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
@@ -57,6 +62,8 @@ export async function drainQueue(
   const queueArn = attributes.Attributes?.QueueArn ?? '';
   const outcome: DrainOutcome = { invocations: 0, deliveries: 0, failures: 0 };
   for (;;) {
+    // once: one receive and one invocation, whatever is left in the queue.
+    if (options.once && outcome.invocations === 1) return outcome;
     if (outcome.invocations >= (options.maxInvocations ?? 100))
       throw new Error(`queue not drained after ${outcome.invocations} invocations`);
     const received = await sqs.send(
@@ -65,6 +72,7 @@ export async function drainQueue(
         MaxNumberOfMessages: options.batchSize ?? 10,
         WaitTimeSeconds: 0,
         MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
       }),
     );
     const messages = received.Messages ?? [];
