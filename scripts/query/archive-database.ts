@@ -3,6 +3,9 @@ import { join, resolve } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { ARCHIVE_DATASETS, type ArchiveDataset } from '../../infra/constructs/archive-datasets.js';
 import { duckColumns } from './archive-columns.js';
+import { ARCHIVE_VIEWS } from './archive-views.js';
+import { type CatalogTable, explainQueryError } from './query-errors.js';
+import { type QueryResult, queryResult } from './query-result.js';
 
 /** The Glue database of the default stack (`Skywatch`): queries name it as they do in Athena. */
 export const ARCHIVE_SCHEMA = 'skywatch_archive';
@@ -70,12 +73,36 @@ export async function openArchive(root: string) {
   await connection.run(`CREATE SCHEMA ${ARCHIVE_SCHEMA}`);
   for (const macro of TRINO_MACROS) await connection.run(macro);
   for (const dataset of ARCHIVE_DATASETS) await connection.run(datasetView(root, dataset));
+  for (const view of ARCHIVE_VIEWS) await connection.run(view);
+
+  const catalog = async (): Promise<CatalogTable[]> => {
+    const reader = await connection.runAndReadAll(
+      `SELECT table_name, list(column_name ORDER BY column_index) AS columns FROM duckdb_columns()
+       WHERE schema_name = '${ARCHIVE_SCHEMA}' GROUP BY table_name ORDER BY table_name`,
+    );
+    return (reader.getRowObjectsJson() as { table_name: string; columns: string[] }[]).map((t) => ({
+      name: `${ARCHIVE_SCHEMA}.${t.table_name}`,
+      columns: t.columns,
+    }));
+  };
+  const read = async (sql: string) => {
+    try {
+      return await connection.runAndReadAll(sql);
+    } catch (error) {
+      throw explainQueryError(error, sql, await catalog());
+    }
+  };
   return {
     /** Rows as JSON-ready objects (big integers as strings, as DuckDB gives them). */
     async query(sql: string): Promise<Record<string, unknown>[]> {
-      const reader = await connection.runAndReadAll(sql);
-      return reader.getRowObjectsJson() as Record<string, unknown>[];
+      return (await read(sql)).getRowObjectsJson() as Record<string, unknown>[];
     },
+    /** Columns with their types, and rows, for the output formats of `npm run query`. */
+    async result(sql: string): Promise<QueryResult> {
+      return queryResult(await read(sql));
+    },
+    /** The schema's tables and views with their columns. */
+    catalog,
     close(): void {
       connection.closeSync();
       instance.closeSync();

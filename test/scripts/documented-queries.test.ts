@@ -4,14 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretStore, SecretTokenSource } from '../../lib/aws/index.js';
 import { daysFrom, SkywatchClient } from '../../lib/index.js';
 import { type ArchiveDatabase, openArchive } from '../../scripts/query/archive-database.js';
+import { AGENT_STATUS_NAMED } from '../../scripts/query/archive-views.js';
+import { runQuery } from '../../scripts/query/run-query.js';
 import { type ArchivedProduct, startArchivedProduct } from '../support/archived-product.js';
 
 /** The GSM the docs' examples name; the test puts the emulator's in its place. */
 const DOC_GSM = 'W9YT-G4ZI-JT0Z-ERPO-3ZZI';
 
+const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+
 /** Every statement of the `sql` blocks of the Athena section of docs/operations.md. */
-function documentedQueries(): string[] {
-  const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+function documentedStatements(): string[] {
   const start = doc.indexOf('## Querying the archive with Athena');
   const end = doc.indexOf('\n## ', start + 1);
   const section = doc.slice(start, end);
@@ -21,8 +24,59 @@ function documentedQueries(): string[] {
     .filter(Boolean);
 }
 
-const queries = documentedQueries();
+const statements = documentedStatements();
+const isView = (sql: string) => sql.startsWith('CREATE VIEW');
+const queries = statements.filter((q) => !isView(q));
+const views = statements.filter(isView);
 const tableOf = (sql: string) => /FROM skywatch_archive\.(\w+)/.exec(sql)?.[1] ?? '';
+
+/** Shell words as bash splits them: double quotes (with `\"` and `\\`), single quotes, spaces. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i] ?? '';
+    if (ch === ' ') {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (ch === "'") {
+      const close = line.indexOf("'", i + 1);
+      word = (word ?? '') + line.slice(i + 1, close);
+      i = close;
+    } else if (ch === '"') {
+      word ??= '';
+      for (i++; i < line.length && line[i] !== '"'; i++) {
+        if (line[i] === '\\' && /["\\$`]/.test(line[i + 1] ?? '')) i++;
+        word += line[i];
+      }
+    } else word = (word ?? '') + ch;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/**
+ * The `$ npm run query -- …` commands of the `console` blocks that follow a
+ * `<!-- query-output` marker, each with the lines the docs show under it.
+ */
+function documentedOutputs(): { command: string; args: string[]; shown: string }[] {
+  const blocks = [...doc.matchAll(/<!-- query-output[^\n]*\n```console\n([\s\S]*?)```/g)];
+  return blocks.flatMap((block) =>
+    (block[1] ?? '')
+      .split(/^(?=\$ )/m)
+      .filter((part) => part.startsWith('$ '))
+      .map((part) => {
+        const [line = '', ...shown] = part.trimEnd().split('\n');
+        const words = shellWords(line.slice(2));
+        if (words.slice(0, 4).join(' ') !== 'npm run query --') {
+          throw new Error(`docs/operations.md: not an npm run query command: ${line}`);
+        }
+        return { command: line.slice(2), args: words.slice(4), shown: shown.join('\n') };
+      }),
+  );
+}
+
+const outputs = documentedOutputs();
 
 let archived: ArchivedProduct;
 let db: ArchiveDatabase;
@@ -52,10 +106,48 @@ const run = (table: string) => {
 };
 
 describe('Docs: the Athena queries of docs/operations.md, on DuckDB', () => {
-  it('documents a query of every table, and nothing else', () => {
+  it('documents a query of every table and view, and nothing else', () => {
     expect(queries.map(tableOf).sort()).toEqual(
-      ['agent_status', 'dnsp_status', 'dnsp_usage', 'gsm_usage', 'site_usage'].sort(),
+      [
+        'agent_status',
+        'agent_status_named',
+        'dnsp_status',
+        'dnsp_usage',
+        'gsm_usage',
+        'site_usage',
+      ].sort(),
     );
+  });
+
+  it('gives Athena users the view npm run query creates, word for word', () => {
+    const words = (sql: string) => sql.split(/\s+/).join(' ');
+    expect(views.map(words)).toEqual([words(AGENT_STATUS_NAMED)]);
+  });
+
+  it('agent_status_named: names the site of each endpoint infected before the snapshot', async () => {
+    const rows = await run('agent_status_named');
+    const sites = archived.product.emulator.info().gsms[0]?.sites ?? [];
+    const infectedAt = sites.slice(0, 2).map((s) => s.name);
+    expect(rows).toHaveLength(archived.infected.length);
+    expect(new Set(rows.map((r) => r.sitename))).toEqual(new Set(infectedAt));
+    expect(rows.map((r) => [r.sitename, r.hostname])).toEqual(
+      rows.map((r) => [r.sitename, r.hostname]).sort((a, b) => a.join().localeCompare(b.join())),
+    );
+  });
+
+  it('agent_status_named: gives every endpoint of every snapshot its own site name', async () => {
+    const names = new Map(
+      (archived.product.emulator.info().gsms[0]?.sites ?? []).map((s) => [s.key, s.name]),
+    );
+    const rows = await db.query(
+      'SELECT kc, sitename, "date" FROM skywatch_archive.agent_status_named',
+    );
+    const [{ n } = { n: 0 }] = await db.query(
+      'SELECT count(*) AS n FROM skywatch_archive.agent_status',
+    );
+    expect(rows).toHaveLength(Number(n));
+    expect(new Set(rows.map((r) => r.date))).toEqual(new Set(['2026-06-14', '2026-06-16']));
+    for (const row of rows) expect(row.sitename).toBe(names.get(String(row.kc)));
   });
 
   it('agent_status: finds exactly the endpoints infected before the snapshot', async () => {
@@ -125,5 +217,29 @@ describe('Docs: the Athena queries of docs/operations.md, on DuckDB', () => {
       const row = rows.find((r) => r.site === site.name);
       expect(Number(row?.agents)).toBe(report.Sites?.[0]?.TotalDNSPAgents);
     }
+  });
+});
+
+describe('Docs: what npm run query prints, as docs/operations.md shows it', () => {
+  it('shows the output of a table, a CSV, a JSON and two error commands', () => {
+    const flags = outputs.map((o) => o.args.filter((a) => a.startsWith('--')).join(' '));
+    expect(flags).toEqual(['', '', '--csv', '--json', '', '']);
+  });
+
+  it.each(outputs.map((o) => [o.command, o] as const))('$ %s', async (_, { args, shown }) => {
+    let printed = '';
+    const append = (text: string) => {
+      printed += text;
+    };
+    const status = await runQuery(
+      [
+        ...args.map((a) => a.replaceAll(DOC_GSM, archived.product.gsm)),
+        '--archive',
+        archived.folder,
+      ],
+      { stdout: append, stderr: append },
+    );
+    expect(printed.trimEnd().replaceAll(archived.product.gsm, DOC_GSM)).toBe(shown);
+    expect(status).toBe(shown.startsWith('no ') ? 1 : 0);
   });
 });
