@@ -2,6 +2,13 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FaultRule } from '../../emulator/index.js';
 import { archiveDiff } from './support/archive.js';
 import { runScenario, type ScenarioResult } from './support/scenario.js';
+import { skippedMs } from './support/virtual-time.js';
+
+// Back-offs and each Retry-After are the client's own decisions; they are honoured on a virtual
+// clock instead of waited out (support/virtual-time.ts). One instance serves the mock and this
+// file, whatever vi.resetModules does later.
+const virtualTime = await vi.hoisted(() => import('./support/virtual-time.js'));
+vi.mock('../../lib/http/clock.js', () => virtualTime);
 
 /**
  * The issue's fault mix, drawn per request from the emulator's seeded PRNG. Rules are checked
@@ -53,6 +60,8 @@ beforeAll(async () => {
     infectionAlerts: faulty.infectionAlerts.length,
     spikeAlerts: faulty.spikeAlerts.length,
     durationMs: { clean: clean.durationMs, faulty: faulty.durationMs },
+    // The client's waits, taken on the virtual clock instead.
+    skippedWaitMs: skippedMs(),
   };
   console.info(`reliability figures (scheduled runs): ${JSON.stringify(figures)}`);
 }, 600_000);

@@ -8,6 +8,13 @@ import type { FunctionName } from '../../scripts/local/functions.js';
 import { type Product, startProduct } from '../support/product.js';
 import { signed } from '../support/webhook-signing.js';
 import { captureOutput } from './support/capture.js';
+import { virtualContext } from './support/virtual-time.js';
+
+// Back-offs and each Retry-After are the client's own decisions; they are honoured on a virtual
+// clock instead of waited out (support/virtual-time.ts). One instance serves the mock and this
+// file, whatever vi.resetModules does later.
+const virtualTime = await vi.hoisted(() => import('./support/virtual-time.js'));
+vi.mock('../../lib/http/clock.js', () => virtualTime);
 
 /**
  * Every function, in success and in failure, with known secret values; everything they write to
@@ -55,7 +62,7 @@ async function step(name: FunctionName, label: string, event: unknown = {}): Pro
   steps++;
   vi.resetModules();
   try {
-    const value = await captureOutput(() => product.run(name, event), output);
+    const value = await captureOutput(() => product.run(name, event, virtualContext(name)), output);
     results.push({ step: label, text: JSON.stringify(value) ?? '' });
     return value;
   } catch (error) {

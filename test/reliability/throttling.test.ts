@@ -4,6 +4,13 @@ import type { FunctionName } from '../../scripts/local/functions.js';
 import { type Product, startProduct } from '../support/product.js';
 import { archiveDiff, archiveHashes } from './support/archive.js';
 import { captureOutput } from './support/capture.js';
+import { virtualContext } from './support/virtual-time.js';
+
+// Back-offs and each Retry-After are the client's own decisions; they are honoured on a virtual
+// clock instead of waited out (support/virtual-time.ts). One instance serves the mock and this
+// file, whatever vi.resetModules does later.
+const virtualTime = await vi.hoisted(() => import('./support/virtual-time.js'));
+vi.mock('../../lib/http/clock.js', () => virtualTime);
 
 /**
  * A throttled service: every call answers 429 (Retry-After: 1) for a while, then recovers.
@@ -34,7 +41,7 @@ async function configure(bucket: string, env: Record<string, string> = {}): Prom
 async function invoke(name: FunctionName, event: unknown = {}) {
   const output: string[] = [];
   try {
-    const value = await captureOutput(() => product.run(name, event), output);
+    const value = await captureOutput(() => product.run(name, event, virtualContext(name)), output);
     return { ok: true as const, value, retries: retries(output) };
   } catch (error) {
     return { ok: false as const, error: error as Error, retries: retries(output) };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  CopyObjectCommand,
   CreateBucketCommand,
   GetObjectCommand,
   ListMultipartUploadsCommand,
@@ -45,11 +46,39 @@ export function deps(h: JobHarness, bucket: string) {
   };
 }
 
-/** A fresh bucket with the day's reports archived and its job created. */
-export async function openJob(h: JobHarness, bucket: string, siteWalkAbove = 0): Promise<HeldJob> {
+/** The day's GSM and site reports as archiveGsmReports archived them into a bucket. */
+export interface ArchivedReports {
+  bucket: string;
+  reports: Awaited<ReturnType<typeof archiveGsmReports>>;
+}
+
+/**
+ * A fresh bucket with the day's reports archived and its job created. With `from`, the reports
+ * are copied from the bucket where an earlier openJob archived them instead of asked of the
+ * service again: the service answers a day's reports alike, and the job does not touch them.
+ */
+export async function openJob(
+  h: JobHarness,
+  bucket: string,
+  from?: ArchivedReports,
+): Promise<{ held: HeldJob; archived: ArchivedReports }> {
   await h.s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const d = deps(h, bucket);
-  const reports = await archiveGsmReports(h.client, d.store, h.gsm, undefined);
+  let reports: ArchivedReports['reports'];
+  if (from) {
+    reports = from.reports;
+    await Promise.all(
+      reports.objects.map((o) =>
+        h.s3.send(
+          new CopyObjectCommand({
+            Bucket: bucket,
+            Key: o.key,
+            CopySource: `${from.bucket}/${o.key}`,
+          }),
+        ),
+      ),
+    );
+  } else reports = await archiveGsmReports(h.client, d.store, h.gsm, undefined);
   const job = newJob({
     gsm: h.gsm,
     day: reports.day,
@@ -59,11 +88,11 @@ export async function openJob(h: JobHarness, bucket: string, siteWalkAbove = 0):
     reports: reports.objects,
     owner: 'first',
     now: Date.now(),
-    settings: { siteWalkAbove },
+    settings: { siteWalkAbove: 0 },
   });
   const held = await d.jobs.create(job);
   if (!held) throw new Error('job exists');
-  return held;
+  return { held, archived: { bucket, reports } };
 }
 
 export function settings(extra: Partial<JobSettings> = {}): JobSettings {
@@ -116,25 +145,50 @@ export async function runToEnd(
   }
 }
 
-/** SHA-256 of every archived object under reports/, by key. */
-export async function archiveHashes(s3: S3Client, bucket: string): Promise<Map<string, string>> {
-  const hashes = new Map<string, string>();
+/** Every object under reports/ as key → ETag, from the listing alone. */
+export async function archiveEtags(s3: S3Client, bucket: string): Promise<Map<string, string>> {
+  const etags = new Map<string, string>();
   for await (const page of paginateListObjectsV2(
     { client: s3 },
     { Bucket: bucket, Prefix: 'reports/' },
   )) {
-    for (const o of page.Contents ?? []) {
-      const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: o.Key }));
-      const bytes = await out.Body?.transformToByteArray();
-      hashes.set(
-        o.Key ?? '',
-        createHash('sha256')
-          .update(bytes ?? new Uint8Array())
-          .digest('hex'),
-      );
-    }
+    for (const o of page.Contents ?? []) etags.set(o.Key ?? '', o.ETag ?? '');
   }
-  return hashes;
+  return etags;
+}
+
+async function sha256(s3: S3Client, bucket: string, key: string): Promise<string> {
+  const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  const bytes = await out.Body?.transformToByteArray();
+  return createHash('sha256')
+    .update(bytes ?? new Uint8Array())
+    .digest('hex');
+}
+
+/**
+ * The keys under reports/ whose stored bytes differ between two buckets, or that only one of
+ * them holds. S3 derives an ETag from the bytes it stored (their MD5, or for a multipart
+ * upload the MD5 of its parts' MD5s), so objects of equal ETags hold equal bytes and only the
+ * others are read and compared by SHA-256.
+ */
+export async function archiveDiff(
+  s3: S3Client,
+  bucket: string,
+  reference: { bucket: string; etags: Map<string, string> },
+): Promise<string[]> {
+  const etags = await archiveEtags(s3, bucket);
+  const differing: string[] = [];
+  for (const key of new Set([...etags.keys(), ...reference.etags.keys()])) {
+    const [ours, theirs] = [etags.get(key), reference.etags.get(key)];
+    if (ours === theirs) continue;
+    if (
+      ours === undefined ||
+      theirs === undefined ||
+      (await sha256(s3, bucket, key)) !== (await sha256(s3, reference.bucket, key))
+    )
+      differing.push(key);
+  }
+  return differing.sort();
 }
 
 /** Multipart uploads begun and neither completed nor aborted. */

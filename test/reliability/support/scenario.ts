@@ -3,6 +3,7 @@ import type { FunctionName } from '../../../scripts/local/functions.js';
 import { type Product, startProduct } from '../../support/product.js';
 import { archiveHashes, prng } from './archive.js';
 import { captureOutput } from './capture.js';
+import { virtualContext } from './virtual-time.js';
 
 /**
  * A stretch of scheduled operation, tick by tick, with the emulator's clock advanced between
@@ -106,7 +107,7 @@ async function drive(
     invocations[name] = counts;
     counts.invocations++;
     try {
-      return { ok: true as const, value: await product.run(name, event) };
+      return { ok: true as const, value: await product.run(name, event, virtualContext(name)) };
     } catch (error) {
       counts.failures++;
       return { ok: false as const, error };
