@@ -5,17 +5,20 @@ const reporters: NonNullable<ViteUserConfig['test']>['reporters'] = process.env.
   ? ['default', ['json', { outputFile: '.ci/vitest-results.json' }]]
   : ['default'];
 
-// One `vitest run` (the README's `npm test`) runs every suite: the fast ones and the
-// fault-injection suites of test/reliability, which get longer timeouts. Select one with
-// `--project suites` or `--project reliability`.
+// One `vitest run` (the README's `npm test`) runs every suite: the unit suites, the suites that
+// each need a process of their own, and the fault-injection suites of test/reliability, which
+// get longer timeouts. Select with `--project units`, `suites` or `reliability`
+// (`npm run test:suites` runs all but reliability).
 export default defineConfig({
   test: {
     // Integration suites start servers on free ports; two cores keep the pool small.
     pool: 'forks',
     maxWorkers: 2,
     hookTimeout: 60_000,
-    // moto's server for the AWS suites, installed into .venv-moto/ when no python has it.
+    // moto's server for the AWS suites, installed into .venv-moto/ when no python has it, and
+    // started once per worker slot for the whole run; each worker's suites are pointed at theirs.
     globalSetup: ['test/support/moto-setup.ts'],
+    setupFiles: ['test/support/shared-moto.ts'],
     reporters,
     // No X-Ray daemon in tests: the tracer is off unless a test turns it on.
     env: {
@@ -26,9 +29,29 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'units',
+          // Suites that leave nothing behind in the process (no handler loaded with its
+          // environment, no process-wide setting or hook) share their worker's process instead
+          // of each loading the SDK, the emulator, aws-cdk-lib and its CloudFormation validator
+          // again (seconds a file). tracing.test.ts turns tracing on, which hooks every SDK
+          // client made after it: it runs in a process of its own, as the `suites` do.
+          include: ['test/{lib,client,emulator,docs,functions,infra,aws,alerts}/**/*.test.ts'],
+          exclude: ['test/functions/tracing.test.ts'],
+          testTimeout: 20_000,
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'suites',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/reliability/**', 'node_modules/**'],
+          exclude: [
+            'test/reliability/**',
+            'test/{lib,client,emulator,docs,infra,aws,alerts}/**',
+            'test/functions/!(tracing).test.ts',
+            'node_modules/**',
+          ],
           testTimeout: 20_000,
         },
       },

@@ -85,7 +85,10 @@ export async function startMoto(options: StartMotoOptions = {}): Promise<MotoSer
       if (child.exitCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGTERM');
-      await Promise.race([exited, sleep(3000).then(() => child.kill('SIGKILL'))]);
+      // The grace does not hold this process open (a running moto's handle does, so the
+      // SIGKILL still comes): once moto has exited, nothing waits the grace out.
+      const grace = sleep(3000, undefined, { ref: false });
+      await Promise.race([exited, grace.then(() => child.kill('SIGKILL'))]);
     },
   };
 }

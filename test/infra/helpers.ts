@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { App, type CfnResource, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import type { SkywatchSettings } from '../../infra/config/settings.js';
 import { SkywatchStack } from '../../infra/skywatch-stack.js';
+import { ROOT } from '../support/root.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { ROOT };
 
 /** The context of cdk.json (feature flags and example settings), as `cdk synth` sees it. */
 export function cdkJsonContext(): Record<string, unknown> {

@@ -8,7 +8,7 @@ import {
   MotoMissingError,
   motoPythonPlan,
 } from '../../scripts/local/moto-python.js';
-import { ROOT } from '../infra/helpers.js';
+import { ROOT } from '../support/root.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../infra/helpers.js';
+import { ROOT } from '../support/root.js';
 
 interface PackageRule {
   readonly groupName?: string;

@@ -16,11 +16,30 @@ export interface LocalAws {
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
 
-/** `moto.env` reaches moto's process, e.g. a smaller `S3_UPLOAD_PART_MIN_SIZE` for one suite. */
+/**
+ * The test run's moto for this worker slot, once it answers (test/support/moto-setup.ts).
+ * Not ours to stop: the run stops it after the last suite.
+ */
+async function sharedMoto(url: string): Promise<MotoServer> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`the test run's shared moto did not start: ${await res.text()}`);
+  const { endpoint, pid } = (await res.json()) as Pick<MotoServer, 'endpoint' | 'pid'>;
+  return { endpoint, pid, stop: async () => {} };
+}
+
+/**
+ * Local AWS endpoints: the test run's shared moto when there is one (SKYWATCH_TEST_MOTO, set by
+ * test/support/shared-moto.ts), else a moto of its own. `moto.env` reaches moto's process, e.g.
+ * a smaller `S3_UPLOAD_PART_MIN_SIZE` for one suite, and so always gets a moto of its own.
+ */
 export async function startLocalAws(
   options: { moto?: Pick<StartMotoOptions, 'env'> } = {},
 ): Promise<LocalAws> {
-  const moto = await startMoto(options.moto);
+  const shared = process.env.SKYWATCH_TEST_MOTO;
+  const moto =
+    shared && options.moto?.env === undefined
+      ? await sharedMoto(shared)
+      : await startMoto(options.moto);
   const clients = createAwsClients({
     endpoint: moto.endpoint,
     region: 'us-east-1',
