@@ -141,7 +141,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => product?.close());
 
-describe('Function: infection-alerter, walks across runs', () => {
+// Each scenario walks a large console over several runs: about 10 s alone, twice that on a
+// loaded 2-core machine, past the suites' 20 s default.
+describe('Function: infection-alerter, walks across runs', { timeout: 90_000 }, () => {
   it('the uncut reference run alerts infections, health events and one digest', () => {
     expect(uncut.infections.length).toBeGreaterThan(0);
     expect(new Set(uncut.infections).size).toBe(uncut.infections.length);
