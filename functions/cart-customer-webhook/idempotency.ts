@@ -1,32 +1,20 @@
-import { createHash } from 'node:crypto';
-import { ConflictError, type StateStore } from '../../lib/aws/index.js';
+import { createHash, randomUUID } from 'node:crypto';
+import { ClaimLostError, ConditionalRecords, type StateStore } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
 
 /**
- * At-most-once delivery to the service per idempotency key, as long as deliveries live. A
- * delivery first claims the key (a conditional create stamped with claimedAt); a retried
- * delivery finds the claim and replays the stored answer, or hears 409 while the first is
- * still in flight. A failed call releases the claim. A claim older than the takeover window
- * (just above the function's timeout, so its Lambda is gone) was abandoned: the Lambda died,
- * or could not record its answer. The next retry takes it over with a conditional write and
+ * At-most-once delivery to the service per idempotency key, as long as deliveries live, on the
+ * claims of lib/aws/conditional-record.ts. A delivery first claims the key, for the digest of
+ * its payload; a retried delivery finds the record done and replays the stored answer, or
+ * hears 409 while the first is still in flight. A failed call releases the claim. A claim older
+ * than the takeover window (just above the function's timeout, so its Lambda is gone) was
+ * abandoned: the Lambda died, or could not record its answer. The next retry takes it over and
  * calls the service again, which 4.10 allows: it sets the cart's customers, it does not add.
  *
- * Every record holds the digest of the payload it is for: the same key with another payload is
- * a conflict, never a replay of another delivery's answer (a released record answered nothing
- * and is free for any payload).
+ * The same key with another payload is a conflict, never a replay of another delivery's answer
+ * (a released record answered nothing and is free for any payload).
  */
-const Digest = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/));
-const Stored = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('pending'), claimedAt: z.iso.datetime(), digest: Digest }),
-  z.object({ state: z.literal('released') }),
-  z.object({
-    state: z.literal('done'),
-    statusCode: z.number(),
-    body: z.string(),
-    digest: Digest,
-  }),
-]);
-type Stored = z.infer<typeof Stored>;
+const Answer = z.object({ statusCode: z.number(), body: z.string() });
 
 export type Claim =
   | { kind: 'claimed'; etag: string }
@@ -62,25 +50,8 @@ export function payloadDigest(payload: Uint8Array): string {
   return `sha256:${createHash('sha256').update(payload).digest('hex')}`;
 }
 
-function isFree(stored: Stored, options: ClaimOptions): boolean {
-  if (stored.state === 'released') return true;
-  if (stored.state !== 'pending') return false;
-  return options.now() - Date.parse(stored.claimedAt) > options.takeoverMs;
-}
-
-async function write(
-  state: StateStore,
-  key: string,
-  value: unknown,
-  condition: { ifMatch: string } | { ifNoneMatch: true },
-): Promise<string | undefined> {
-  try {
-    return await state.put(key, value, condition);
-  } catch (error) {
-    if (error instanceof ConflictError) return undefined;
-    throw error;
-  }
-}
+const answers = (state: StateStore, now?: () => number) =>
+  new ConditionalRecords(state, { result: Answer, ...(now ? { now } : {}) });
 
 export async function claim(
   state: StateStore,
@@ -88,23 +59,19 @@ export async function claim(
   digest: string,
   options: ClaimOptions,
 ): Promise<Claim> {
-  // Each lost race means someone else changed the record: look again, a few times at most.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const pending = { state: 'pending', claimedAt: new Date(options.now()).toISOString(), digest };
-    const created = await write(state, key, pending, { ifNoneMatch: true });
-    if (created !== undefined) return { kind: 'claimed', etag: created };
-    const existing = await state.get(key, Stored);
-    if (!existing) continue;
-    const stored = existing.value;
-    if (stored.state !== 'released' && stored.digest !== digest) return { kind: 'conflict' };
-    if (stored.state === 'done') {
-      return { kind: 'replay', statusCode: stored.statusCode, body: stored.body };
-    }
-    if (!isFree(stored, options)) return { kind: 'in-flight' };
-    const taken = await write(state, key, pending, { ifMatch: existing.etag });
-    if (taken !== undefined) return { kind: 'claimed', etag: taken };
+  // The owner is for people reading the record: the ETag is what makes the claim ours.
+  const claimant = { owner: randomUUID(), digest, leaseMs: options.takeoverMs };
+  const outcome = await answers(state, options.now).claim(key, claimant);
+  switch (outcome.kind) {
+    case 'claimed':
+      return { kind: 'claimed', etag: outcome.claim.etag };
+    case 'done':
+      return { kind: 'replay', ...outcome.result };
+    case 'held':
+      return { kind: 'in-flight' };
+    case 'mismatch':
+      return { kind: 'conflict' };
   }
-  return { kind: 'in-flight' };
 }
 
 /**
@@ -117,10 +84,22 @@ export async function complete(
   etag: string,
   answer: { statusCode: number; body: string; digest: string },
 ): Promise<boolean> {
-  return (await write(state, key, { state: 'done', ...answer }, { ifMatch: etag })) !== undefined;
+  const { digest, ...result } = answer;
+  try {
+    await answers(state).complete({ key, etag, digest }, result);
+    return true;
+  } catch (error) {
+    if (error instanceof ClaimLostError) return false;
+    throw error;
+  }
 }
 
 /** Frees our claim after a failed call, so the caller's retry goes through at once. */
 export async function release(state: StateStore, key: string, etag: string): Promise<void> {
-  await write(state, key, { state: 'released' }, { ifMatch: etag });
+  try {
+    await answers(state).release({ key, etag });
+  } catch (error) {
+    // Taken over meanwhile: the claim is the taker's to settle.
+    if (!(error instanceof ClaimLostError)) throw error;
+  }
 }

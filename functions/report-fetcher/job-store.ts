@@ -1,8 +1,15 @@
-import { ConflictError, type StateStore } from '../../lib/aws/index.js';
+import {
+  ClaimLostError,
+  ConditionalRecords,
+  type StateStore,
+  StorageError,
+} from '../../lib/aws/index.js';
+import { SkywatchError } from '../../lib/errors/index.js';
+import * as z from '../../lib/zod.js';
 import { DayJob, jobKey } from './day-job.js';
 
 /** The job lost to another owner: this invocation must stop working on it at once. */
-export class JobTakenError extends Error {
+export class JobTakenError extends SkywatchError {
   constructor(gsm: string, day: string, options?: { cause?: unknown }) {
     super(`the report job of ${gsm} for ${day} is held by another invocation`, options);
     this.name = 'JobTakenError';
@@ -16,39 +23,46 @@ export interface HeldJob {
 }
 
 /**
- * Reads and writes day jobs. Every write is conditional on the ETag the writer last saw, so of
- * two invocations that believe they own a job (a duplicate SQS delivery, a redelivery while the
- * first is still running) only one can save; the other gets JobTakenError and stops.
+ * Reads and writes day jobs, each a claim (lib/aws/conditional-record.ts) whose progress is the
+ * job. Every write is conditional on the ETag the writer last saw, so of two invocations that
+ * believe they own a job (a duplicate SQS delivery, a redelivery while the first is still
+ * running) only one can save; the other gets JobTakenError and stops.
+ *
+ * A job is never completed as a claim: an ended day is taken on again to retry its failed
+ * sites (open-day.ts). Whether a job may be taken on is its callers' rule (a hand-over's
+ * generation, the same owner, or a `savedAt` older than the stale setting), so a claim here
+ * never lapses on its own.
  */
 export class JobStore {
-  constructor(private readonly state: StateStore) {}
+  private readonly records: ConditionalRecords<never, DayJob>;
+
+  constructor(state: StateStore) {
+    this.records = new ConditionalRecords(state, { result: z.never(), progress: DayJob });
+  }
 
   async read(gsm: string, day: string): Promise<HeldJob | undefined> {
-    const found = await this.state.get(jobKey(gsm, day), DayJob);
-    return found && { job: found.value, etag: found.etag };
+    const seen = await this.records.read(jobKey(gsm, day));
+    if (!seen) return undefined;
+    if (seen.record.state !== 'pending' || !seen.record.progress)
+      throw new StorageError(`State ${seen.key} is a ${seen.record.state} record, not a day job`);
+    return { job: seen.record.progress, etag: seen.etag };
   }
 
   /** A new job; undefined when the day already has one (its owner goes on with it). */
   async create(job: DayJob): Promise<HeldJob | undefined> {
-    try {
-      const etag = await this.state.put(jobKey(job.gsm, job.date), job, { ifNoneMatch: true });
-      return { job, etag };
-    } catch (error) {
-      if (error instanceof ConflictError) return undefined;
-      throw error;
-    }
+    const claimant = { owner: job.owner, progress: job, leaseMs: Number.POSITIVE_INFINITY };
+    const outcome = await this.records.claim(jobKey(job.gsm, job.date), claimant);
+    return outcome.kind === 'claimed' ? { job, etag: outcome.claim.etag } : undefined;
   }
 
   /** Saves a held job; another owner's save in between raises JobTakenError. */
   async save(held: HeldJob, now: number): Promise<HeldJob> {
     const job = { ...held.job, savedAt: now };
+    const claim = { key: jobKey(job.gsm, job.date), etag: held.etag, owner: job.owner };
     try {
-      const etag = await this.state.put(jobKey(job.gsm, job.date), job, { ifMatch: held.etag });
-      return { job, etag };
+      return { job, etag: (await this.records.renew(claim, job)).etag };
     } catch (error) {
-      if (error instanceof ConflictError)
-        throw new JobTakenError(job.gsm, job.date, { cause: error });
-      throw error;
+      throw taken(job, error);
     }
   }
 
@@ -57,17 +71,24 @@ export class JobStore {
    * previous owner, if it still runs, fails its next save and stops.
    */
   async claim(held: HeldJob, owner: string, now: number): Promise<HeldJob> {
-    return this.save(
-      {
-        ...held,
-        job: {
-          ...held.job,
-          generation: held.job.generation + 1,
-          owner,
-          stats: { ...held.job.stats, invocations: held.job.stats.invocations + 1 },
-        },
-      },
-      now,
-    );
+    const job: DayJob = {
+      ...held.job,
+      generation: held.job.generation + 1,
+      owner,
+      savedAt: now,
+      stats: { ...held.job.stats, invocations: held.job.stats.invocations + 1 },
+    };
+    const seen = { key: jobKey(job.gsm, job.date), etag: held.etag };
+    try {
+      return { job, etag: (await this.records.takeOver(seen, { owner, progress: job })).etag };
+    } catch (error) {
+      throw taken(job, error);
+    }
   }
+}
+
+function taken(job: DayJob, error: unknown): unknown {
+  return error instanceof ClaimLostError
+    ? new JobTakenError(job.gsm, job.date, { cause: error })
+    : error;
 }

@@ -17,6 +17,15 @@ export {
   sqsClient,
 } from './clients.js';
 export {
+  type Claim,
+  type Claimant,
+  ClaimLostError,
+  type ClaimOutcome,
+  ConditionalRecords,
+  type SeenRecord,
+  type StoredRecord,
+} from './conditional-record.js';
+export {
   CheckpointError,
   ConfigError,
   ConflictError,

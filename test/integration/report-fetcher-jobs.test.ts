@@ -1,7 +1,7 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DayJob, jobKey } from '../../functions/report-fetcher/day-job.js';
+import { JobStore } from '../../functions/report-fetcher/job-store.js';
 import { StateStore } from '../../lib/aws/index.js';
 import { lambdaContext } from '../../scripts/local/lambda-context.js';
 import { type Product, startProduct } from '../support/product.js';
@@ -13,13 +13,13 @@ const LATENCY_MS = 500;
 const INVOCATION_MS = 2_400;
 
 let product: Product;
-let state: StateStore;
+let jobs: JobStore;
 beforeAll(async () => {
   product = await startProduct(
     {},
     { SITE_WALK_ABOVE: '100', SERVICE_CONCURRENCY: '1', JOB_STALE_MINUTES: '1' },
   );
-  state = new StateStore(product.aws.clients.s3, product.res.bucket);
+  jobs = new JobStore(new StateStore(product.aws.clients.s3, product.res.bucket));
   await product.run('token-refresher');
 });
 afterAll(async () => product?.close());
@@ -28,7 +28,13 @@ const day = (offset: number) => product.day(offset);
 
 const lines = (key: string) => product.lines(key);
 
-const readJob = async (date: string) => (await state.get(jobKey(product.gsm, date), DayJob))?.value;
+const readJob = async (date: string) => (await jobs.read(product.gsm, date))?.job;
+/** Saves the job as if its owner last did two minutes ago: stale for JOB_STALE_MINUTES=1. */
+const ageJob = async (date: string) => {
+  const held = await jobs.read(product.gsm, date);
+  if (!held) throw new Error('no job');
+  await jobs.save(held, Date.now() - 120_000);
+};
 const worker = (timeoutMs = INVOCATION_MS) =>
   drainQueue(product.aws.clients.sqs, product.res.archiveQueueUrl, (event) =>
     product.run('report-archive-worker', event, lambdaContext('report-archive-worker', timeoutMs)),
@@ -133,7 +139,7 @@ describe('Function: report-fetcher, a day that outgrows its invocation', () => {
     await drainQueue(product.aws.clients.sqs, product.res.archiveQueueUrl, async () => ({
       batchItemFailures: [],
     }));
-    await state.put(jobKey(product.gsm, date), { ...paused, savedAt: Date.now() - 120_000 });
+    await ageJob(date);
     const out = await product.run<{ days: { date: string; state: string; complete: boolean }[] }>(
       'report-fetcher',
       { dates: [date] },
@@ -163,7 +169,7 @@ describe('Function: report-fetcher, a day that outgrows its invocation', () => {
     await send();
     await worker(60_000);
     expect((await readJob(date))?.tasks.some((t) => t.status === 'pending')).toBe(true);
-    await state.put(jobKey(product.gsm, date), { ...paused, savedAt: Date.now() - 120_000 });
+    await ageJob(date);
     await send();
     await worker(60_000);
     expect((await readJob(date))?.tasks.every((t) => t.status === 'done')).toBe(true);
