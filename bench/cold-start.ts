@@ -52,7 +52,8 @@ const ENV = {
   ALERT_TOPIC_ARN: 'arn:aws:sns:us-east-1:000000000000:alerts',
   GSM_KEYS: 'AAAA-BBBB-CCCC-DDDD-EEEE',
   NOTIFIER_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:notifier',
-  NOTIFIER_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/notifier-dlq',
+  NOTIFIER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/notifier.fifo',
+  NOTIFIER_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/notifier-dlq.fifo',
   POWERTOOLS_METRICS_DISABLED: 'true',
   // As the stack deploys them by default (setting traceCalls): no tracer is loaded.
   POWERTOOLS_TRACE_ENABLED: 'false',

@@ -1,4 +1,5 @@
 import { fanOut } from './fan-out.js';
+import { timeToPage } from './time-to-page.js';
 import { tokenEconomy } from './token-economy.js';
 
 /**
@@ -9,7 +10,11 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'CRITICAL';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
-const parts = { 'token-economy': () => tokenEconomy(), 'fan-out': () => fanOut(16) } as const;
+const parts = {
+  'token-economy': () => tokenEconomy(),
+  'fan-out': () => fanOut(16),
+  'time-to-page': () => timeToPage(Number(process.env.BENCH_PAGE_CHANGES ?? 50)),
+} as const;
 const name = process.argv[2] as keyof typeof parts;
 parts[name]()
   .then((result) => console.log(JSON.stringify(result)))

@@ -9,6 +9,7 @@ import { type MeasuredNode, measuredNode } from './measured-node.js';
 import { medianRun, runsOf } from './medians.js';
 import { runWorker, WorkerFailure } from './processes.js';
 import { reportPage } from './report-page.js';
+import type { TimeToPage } from './time-to-page.js';
 import type { TokenEconomy } from './token-economy.js';
 
 /**
@@ -47,6 +48,7 @@ const STEPS = {
   'cold-start': 'cold start',
   'report-page': 'report page (5,000 sites, headless Chromium)',
   latency: 'realistic latency (a large console site by site, 1 s and 200 ms a page)',
+  'time-to-page': 'time to page (state change to PagerDuty incident, 1-minute schedule)',
 };
 const chosen = process.env.BENCH_STEPS?.split(',') ?? Object.keys(STEPS);
 const failed: { step: string; reason: string }[] = [];
@@ -85,6 +87,8 @@ async function main(): Promise<void> {
     await latencyRun(1000, 16, 60_000),
     await latencyRun(200, 16, 20_000),
   ]);
+
+  const pageTime = await step('time-to-page', () => runWorker<TimeToPage>(PART, ['time-to-page']));
 
   const rows: Row[] = [];
   if (archive && node) {
@@ -175,6 +179,19 @@ async function main(): Promise<void> {
       pass(latencyMet(l)),
     ]);
   }
+  if (pageTime) {
+    const t = pageTime.target;
+    rows.push([
+      `time to page, ${pageTime.changes} changes, ${pageTime.scheduleSeconds} s schedule`,
+      `processing p95 ${fmt(pageTime.processingP95Ms / 1000, 1)} s (p50 ${fmt(pageTime.processingP50Ms / 1000, 1)} s); time to page p95 ${fmt(pageTime.pageP95Ms / 1000, 1)} s (p50 ${fmt(pageTime.pageP50Ms / 1000, 1)} s); ${pageTime.missed} never paged`,
+      `target p95 ≤ ${t.processingP95Ms / 1000} s and ≤ ${t.pageP95Ms / 1000} s`,
+      pass(
+        pageTime.missed === 0 &&
+          pageTime.processingP95Ms <= t.processingP95Ms &&
+          pageTime.pageP95Ms <= t.pageP95Ms,
+      ),
+    ]);
+  }
   const width = rows.reduce((w, r) => Math.max(w, r[0].length), 0);
   console.log('\nResults');
   for (const [name, value, target, verdict] of rows) {
@@ -187,7 +204,16 @@ async function main(): Promise<void> {
     startedAt: started.toISOString(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version },
     measuredNode: node && { version: node.version, source: node.source },
-    ...{ archive, tokens, fanOut: fan, coldStart: cold, page, latency, failed },
+    ...{
+      archive,
+      tokens,
+      fanOut: fan,
+      coldStart: cold,
+      page,
+      latency,
+      timeToPage: pageTime,
+      failed,
+    },
   };
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `run-${started.toISOString().replace(/[:.]/g, '-')}.json`);

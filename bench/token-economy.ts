@@ -2,7 +2,8 @@ import { startProduct } from '../test/support/product.js';
 
 /**
  * A simulated day of every schedule on the emulator's clock, one minute a tick: the refresher
- * every 5 minutes (the access-token lifetime), the infection alerter every 5 minutes, the
+ * every 5 minutes (the token lifetime), the infection alerter every 5 (every minute as deployed:
+ * it never asks for a token, so its rate moves nothing counted here), the
  * blocked-URL alerter hourly, the report fetcher daily. Counts token endpoint calls against
  * the target (24 h / lifetime + 1) and against re-authenticating in every run.
  */

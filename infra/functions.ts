@@ -6,6 +6,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { NOTIFIER_QUEUE } from './config/notifier-queue.js';
 import type { ResolvedSettings } from './config/settings.js';
 import { BUCKET_PREFIXES, type ReportBucket } from './constructs/report-bucket.js';
 import { SkywatchFunction } from './constructs/skywatch-function.js';
@@ -51,8 +52,8 @@ export interface FunctionDeps {
   readonly notifierDeadLetterQueue: sqs.IQueue;
 }
 
-/** The notifier's timeout: every destination with every retry fits in one invocation. */
-export const NOTIFIER_TIMEOUT = Duration.minutes(5);
+/** The notifier's timeout (infra/config/notifier-queue.ts). */
+export const NOTIFIER_TIMEOUT = Duration.seconds(NOTIFIER_QUEUE.timeoutSeconds);
 
 /**
  * Creates the six functions (five products, the report fetcher's site worker being the sixth
@@ -158,8 +159,9 @@ export function createFunctions(
   archiveWorker.function.addEventSource(archiveSource);
   acknowledgeQueueRedrive(archiveWorker, 'the archive queue', 'ArchiveDeadLetterQueue');
 
-  // Cursors, claims and de-duplication records: read, conditional writes, and deleting a claim
-  // when the attempt it guarded failed.
+  // Cursors, paused walks, the health outbox and records, claims and de-duplication records:
+  // read, conditional writes, and deleting an outbox entry once sent, a walk once finished or a
+  // claim when the attempt it guarded failed.
   const grantStateRecords = (fn: SkywatchFunction) => {
     grantPrefixRead(fn, bucket, BUCKET_PREFIXES.state);
     grantPrefixWrite(fn, bucket, BUCKET_PREFIXES.state);
@@ -191,7 +193,8 @@ export function createFunctions(
     ...common,
     entry: entry('infectionAlerter'),
     serviceName: 'infection-alerter',
-    description: 'Alerts once on each newly infected endpoint since the last cursor',
+    description:
+      'Health alerts (infected, protection off, offline, ...): a trigger and a resolve per problem',
     timeout: Duration.minutes(2),
     memorySize: 512,
     // The cursor catches up on the next run; a retry would only overlap it.
@@ -199,10 +202,12 @@ export function createFunctions(
     maxEventAge: Duration.minutes(s.infectionAlertMinutes),
     environment: env({
       ...alerterEnv,
-      INFECTION_SUMMARY_THRESHOLD: String(s.infectionSummaryThreshold),
-      ALERT_ON_CLEAN: String(s.alertOnClean),
+      NOTIFIER_QUEUE_URL: deps.notifierQueue.queueUrl,
+      ALERT_OUTBREAK_THRESHOLD: String(s.alertOutbreakThreshold),
     }),
   });
+  // Alert events go to the notifier one message per destination (lib/aws/delivery-queue.ts).
+  deps.notifierQueue.grantSendMessages(infectionAlerter.function);
   for (const alerter of [blockedUrlAlerter, infectionAlerter]) {
     secrets.token.grantRead(alerter.function);
     grantStateRecords(alerter);
@@ -253,7 +258,8 @@ export function createFunctions(
     ...common,
     entry: entry('alertNotifier'),
     serviceName: 'alert-notifier',
-    description: 'Delivers health alerts to Slack, Teams, PagerDuty and a signed webhook',
+    description:
+      'Delivers health alert events to Slack, Teams, PagerDuty and a signed webhook, in order',
     timeout: NOTIFIER_TIMEOUT,
     memorySize: 256,
     failuresKeptBy:
@@ -262,7 +268,9 @@ export function createFunctions(
     environment: env({
       REPORT_BUCKET: bucket.bucketName,
       NOTIFIER_SECRET_ARN: secrets.notifier.secretArn,
+      NOTIFIER_QUEUE_URL: deps.notifierQueue.queueUrl,
       NOTIFIER_DLQ_URL: deps.notifierDeadLetterQueue.queueUrl,
+      NOTIFIER_MAX_RECEIVES: String(NOTIFIER_QUEUE.maxReceiveCount),
     }),
   });
   secrets.notifier.grantRead(alertNotifier.function);
@@ -270,11 +278,11 @@ export function createFunctions(
   const sentMarkers = `${BUCKET_PREFIXES.state}notifier/`;
   grantPrefixRead(alertNotifier, bucket, sentMarkers);
   grantPrefixWrite(alertNotifier, bucket, sentMarkers);
-  grantPrefixDelete(alertNotifier, bucket, sentMarkers);
   deps.notifierDeadLetterQueue.grantSendMessages(alertNotifier.function);
   alertNotifier.function.addEventSource(
     new lambdaEvents.SqsEventSource(deps.notifierQueue, {
-      batchSize: 5,
+      batchSize: 10,
+      // A failed delivery is reported alone and comes back after its own back-off.
       reportBatchItemFailures: true,
       // Destinations rate-limit (Slack about one message a second per webhook).
       maxConcurrency: 2,

@@ -3,10 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { NOTIFIER_QUEUE } from './config/notifier-queue.js';
 import { resolveSettings } from './config/resolve-settings.js';
 import type { ResolvedSettings, SkywatchSettings } from './config/settings.js';
 import { ArchiveQuery } from './constructs/archive-query.js';
@@ -18,12 +17,7 @@ import { ServiceAlarms } from './constructs/service-alarms.js';
 import type { SkywatchFunction } from './constructs/skywatch-function.js';
 import { SkywatchSecrets } from './constructs/skywatch-secrets.js';
 import { WebhookApi } from './constructs/webhook-api.js';
-import {
-  ARCHIVE_WORKER_TIMEOUT,
-  createFunctions,
-  type FunctionName,
-  NOTIFIER_TIMEOUT,
-} from './functions.js';
+import { ARCHIVE_WORKER_TIMEOUT, createFunctions, type FunctionName } from './functions.js';
 
 /** The repository root: entries are resolved from it. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -98,34 +92,35 @@ export class SkywatchStack extends Stack {
         "Skywatch report fetcher: a day's job failed after every retry; the next daily run takes it over (docs/operations.md).",
     });
 
-    // SNS → SQS → notifier: partial batch failures retry one message, not the batch, and
-    // the redrive policy keeps what never got through. Health alerts only (filter policy).
+    // Alerter → SQS FIFO → notifier, one message per destination and event, grouped per
+    // destination and alert: in order, de-duplicated, and a failing destination holds back
+    // only its own group (docs/operations.md, "Delivery"). The redrive policy keeps what never
+    // got through; a FIFO queue's dead-letter queue is FIFO too, so a redrive keeps the order.
     const notifierDeadLetters = deadLetterQueue(
       this,
       'NotifierDeadLetterQueue',
-      'the notifier queue and its SNS subscription (health alerts that failed every delivery, or that a destination refused)',
+      'the notifier queue (alert deliveries that failed every retry, or that a destination refused)',
+      { fifo: true },
     );
     const notifierQueue = secureQueue(this, 'NotifierQueue', {
-      visibilityTimeout: Duration.seconds(NOTIFIER_TIMEOUT.toSeconds() * 6),
+      fifo: true,
+      deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+      // For an invocation cut by its timeout; a failed delivery sets its own, shorter, back-off.
+      visibilityTimeout: Duration.seconds(NOTIFIER_QUEUE.visibilitySeconds),
       retentionPeriod: Duration.days(4),
-      deadLetterQueue: { queue: notifierDeadLetters, maxReceiveCount: 5 },
+      deadLetterQueue: {
+        queue: notifierDeadLetters,
+        maxReceiveCount: NOTIFIER_QUEUE.maxReceiveCount,
+      },
     });
-    alerts.topic.addSubscription(
-      new subscriptions.SqsSubscription(notifierQueue, {
-        // What SNS cannot hand to the queue is kept beside what the notifier could not deliver.
-        deadLetterQueue: notifierDeadLetters,
-        filterPolicy: {
-          schema: sns.SubscriptionFilter.stringFilter({ allowlist: ['skywatch.alert/v2'] }),
-        },
-      }),
-    );
     this.notifierQueue = notifierQueue;
     this.notifierDeadLetterQueue = notifierDeadLetters;
     queueDepthAlarm(this, 'NotifierDeadLetterAlarm', {
       queue: notifierDeadLetters,
       topic: ops.topic,
       description:
-        'Skywatch alert notifier: a destination refused an alert, or it failed after every retry; the message says which.',
+        'Skywatch alert notifier: a destination refused an alert, or it failed after every retry; the message says which (docs/operations.md, "Runbook: notifier dead letters").',
     });
 
     this.functions = createFunctions(this, {
@@ -210,6 +205,7 @@ export class SkywatchStack extends Stack {
     new CfnOutput(this, 'CredentialsSecretArn', { value: secrets.credentials.secretArn });
     new CfnOutput(this, 'TokenSecretArn', { value: secrets.token.secretArn });
     new CfnOutput(this, 'NotifierSecretArn', { value: secrets.notifier.secretArn });
+    new CfnOutput(this, 'NotifierDeadLetterQueueUrl', { value: notifierDeadLetters.queueUrl });
   }
 }
 

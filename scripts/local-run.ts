@@ -106,6 +106,16 @@ async function main(): Promise<void> {
       }),
     );
     for (const [name, r] of Object.entries(receivers)) console.log(`  ${name.padEnd(9)} ${r.url}`);
+
+    step('npm run alerts -- test: a marked test alert, trigger then resolve, to each destination');
+    const tested = (await run('alert-notifier', { skywatchTestAlert: true })) as {
+      results: { destination: string; action: string; status?: number; outcome: string }[];
+    };
+    for (const r of tested.results)
+      console.log(
+        `  ${r.destination.padEnd(9)} ${r.action.padEnd(8)} ${r.status ?? '---'} ${r.outcome}`,
+      );
+    for (const r of Object.values(receivers)) r.requests.length = 0;
     const notify = () =>
       drainQueue(aws.sqs, res.notifierQueueUrl, (event) => run('alert-notifier', event) as never);
     // Licences are judged on the full check, which the first pass runs.
@@ -139,6 +149,12 @@ async function main(): Promise<void> {
     emulator.advanceClock(60);
     emulator.endpointAction(sick[0] ?? '', 'protection-on');
     emulator.endpointAction(sick[1] ?? '', 'come-online');
+    console.log('  ', JSON.stringify(await run('infection-alerter')));
+    console.log('   notifier:', JSON.stringify(await notify()));
+    step('Outbreak: 7 endpoints of one site infected at once give one grouped alert, not 7');
+    const outbreakSite = gsm.sites[3] ?? gsm.sites[0];
+    const outbreak = emulator.machineIds(outbreakSite?.key ?? '', 20).slice(12, 19);
+    for (const id of outbreak) emulator.endpointAction(id, 'infect', 'Ransom|Win32|Demo');
     console.log('  ', JSON.stringify(await run('infection-alerter')));
     console.log('   notifier:', JSON.stringify(await notify()));
     for (const [name, r] of Object.entries(receivers)) {

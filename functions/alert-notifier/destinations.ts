@@ -1,4 +1,5 @@
-import type { HealthAlert } from '../../lib/alerts/index.js';
+import type { DestinationName, HealthAlert } from '../../lib/alerts/index.js';
+import { registerSecret } from '../../lib/errors/index.js';
 import { webhookHeaders } from '../../lib/webhooks/index.js';
 import * as z from '../../lib/zod.js';
 import { pagerDutyEvent } from './formats/pagerduty.js';
@@ -21,6 +22,11 @@ export const NotifierSecret = z.object({
       url: z._default(Url, 'https://events.pagerduty.com/v2/enqueue'),
     }),
   ),
+  /**
+   * The service console's address for an alert, `{site}`, `{machineId}` and `{gsm}` filled
+   * in (URL-encoded), shown as a link where the format has one (PagerDuty's `links`).
+   */
+  consoleUrl: z.optional(z.string().check(z.regex(/^https:\/\/\S+$/))),
   webhook: z.optional(
     z.object({
       url: Url,
@@ -31,8 +37,24 @@ export const NotifierSecret = z.object({
 });
 export type NotifierSecret = z.infer<typeof NotifierSecret>;
 
-export const DestinationName = z.enum(['slack', 'teams', 'pagerduty', 'webhook']);
-export type DestinationName = z.infer<typeof DestinationName>;
+/**
+ * Registers every URL and key of the secret for redaction (lib/errors), so that none reaches a
+ * log line or a dead-letter reason, even when a receiver echoes the request in its answer.
+ */
+export function protectSecrets(secret: NotifierSecret): NotifierSecret {
+  for (const value of [
+    secret.slack?.url,
+    secret.teams?.url,
+    secret.pagerduty?.url,
+    secret.pagerduty?.routingKey,
+    secret.webhook?.url,
+    secret.webhook?.secret,
+  ])
+    registerSecret(value);
+  return secret;
+}
+
+export { DestinationName } from '../../lib/alerts/index.js';
 
 /** One HTTP request that delivers an alert to one destination. */
 export interface Delivery {
@@ -43,6 +65,20 @@ export interface Delivery {
 }
 
 const json = { 'content-type': 'application/json' };
+
+/** The console link of an alert, from the secret's template; none without one. */
+export function consoleLinks(alert: HealthAlert, template: string | undefined) {
+  if (!template) return [];
+  const values: Record<string, string> = {
+    site: alert.site,
+    machineId: alert.machineId ?? '',
+    gsm: alert.gsm,
+  };
+  const href = template.replace(/\{(site|machineId|gsm)\}/g, (_, name: string) =>
+    encodeURIComponent(values[name] ?? ''),
+  );
+  return [{ href, text: `Open ${alert.hostName ?? alert.siteName ?? alert.site} in the console` }];
+}
 
 /** The requests an alert becomes, one per configured destination. */
 export function deliveries(alert: HealthAlert, secret: NotifierSecret, now: Date): Delivery[] {
@@ -66,7 +102,9 @@ export function deliveries(alert: HealthAlert, secret: NotifierSecret, now: Date
       destination: 'pagerduty',
       url: secret.pagerduty.url,
       headers: json,
-      body: JSON.stringify(pagerDutyEvent(alert, secret.pagerduty.routingKey)),
+      body: JSON.stringify(
+        pagerDutyEvent(alert, secret.pagerduty.routingKey, consoleLinks(alert, secret.consoleUrl)),
+      ),
     });
   if (secret.webhook) {
     // Standard Webhooks, as the cart webhook verifies them (lib/webhooks): the event id is the

@@ -1,6 +1,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import {
+  processFifoBatch,
   SecretStore,
   StateStore,
   s3Client,
@@ -10,24 +11,35 @@ import {
 import * as z from '../../lib/zod.js';
 import { BucketEnv, intSetting, readEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
-import { DestinationName, NotifierSecret } from './destinations.js';
-import { notify, readAlert } from './notify.js';
+import { NotifierSecret, protectSecrets } from './destinations.js';
+import { deliverEvent, readDelivery, UnreadableAlertError } from './notify.js';
+import { deliveryRetryMs } from './retry-schedule.js';
+import { isTestAlertEvent, runTestAlertEvent, type TestAlertEvent } from './test-alert.js';
 
 /**
- * alert-notifier: SNS → SQS → here. Delivers each health alert event to Slack, Teams,
- * PagerDuty and a signed webhook, as configured in its secret. A message whose delivery should
- * be tried again is reported in batchItemFailures; SQS moves it to the dead-letter queue after
- * maxReceiveCount receives. A destination that refuses an event (4xx) gets no retry: the event
- * goes to the dead-letter queue at once, with the destination and the reason.
+ * alert-notifier: the alerter queues each health alert event once per destination on a FIFO
+ * queue (lib/aws/delivery-queue.ts); this delivers them to Slack, Teams, PagerDuty and a signed
+ * webhook, as configured in its secret. One message group per destination and alert, so a
+ * resolve never overtakes its trigger and a failing destination holds back only its own
+ * events. A failed delivery comes back after a back-off of seconds to minutes (and never before
+ * the receiver's Retry-After); SQS moves it to the dead-letter queue after maxReceiveCount
+ * receives. A destination that refuses an event (its contract: ./contracts.ts) gets no retry:
+ * the event goes to the dead-letter queue at once, with the reason, for an operator's redrive.
  */
 const env = readEnv(
   z.extend(BucketEnv, {
     NOTIFIER_SECRET_ARN: z.string().check(z.minLength(1)),
+    NOTIFIER_QUEUE_URL: z.string().check(z.minLength(1)),
     NOTIFIER_DLQ_URL: z.string().check(z.minLength(1)),
-    NOTIFY_MAX_ATTEMPTS: intSetting({ min: 1, max: 10, default: 4 }),
+    NOTIFY_MAX_ATTEMPTS: intSetting({ min: 1, max: 10, default: 3 }),
     NOTIFY_ATTEMPT_TIMEOUT_MS: intSetting({ min: 100, max: 60_000, default: 5_000 }),
     NOTIFY_BASE_DELAY_MS: intSetting({ min: 0, max: 60_000, default: 500 }),
-    NOTIFY_MAX_DELAY_MS: intSetting({ min: 0, max: 300_000, default: 10_000 }),
+    NOTIFY_MAX_DELAY_MS: intSetting({ min: 0, max: 300_000, default: 5_000 }),
+    /** Back-off between receives of a failed delivery (docs/operations.md, "Delivery"). */
+    NOTIFY_RETRY_BASE_SECONDS: intSetting({ min: 1, max: 3600, default: 30 }),
+    NOTIFY_RETRY_MAX_SECONDS: intSetting({ min: 1, max: 43_200, default: 900 }),
+    /** The queue's maxReceiveCount: on that receive a failure is dead-lettered here, in order. */
+    NOTIFIER_MAX_RECEIVES: intSetting({ min: 1, max: 1000, default: 12 }),
   }),
 );
 const obs = await observability('alert-notifier');
@@ -44,60 +56,84 @@ const options = {
   leaseMs:
     env.NOTIFY_MAX_ATTEMPTS * (env.NOTIFY_ATTEMPT_TIMEOUT_MS + env.NOTIFY_MAX_DELAY_MS) + 30_000,
 };
-
-const deps = {
-  state,
-  secret: () => secrets.read(env.NOTIFIER_SECRET_ARN, NotifierSecret),
-  deadLetter: async (body: string, destination: string, reason: string) => {
-    await sqs.send(
-      new SendMessageCommand({
-        QueueUrl: env.NOTIFIER_DLQ_URL,
-        MessageBody: body,
-        MessageAttributes: {
-          destination: { DataType: 'String', StringValue: destination },
-          reason: { DataType: 'String', StringValue: reason.slice(0, 1000) },
-        },
-      }),
-    );
-  },
-  metric: (destination: string, name: string) => {
-    const metric = obs.metrics.singleMetric();
-    metric.addDimension('Destination', destination);
-    metric.addMetric(name, MetricUnit.Count, 1);
-  },
+const schedule = {
+  baseMs: env.NOTIFY_RETRY_BASE_SECONDS * 1000,
+  maxMs: env.NOTIFY_RETRY_MAX_SECONDS * 1000,
+  minMs: Math.min(5_000, env.NOTIFY_RETRY_BASE_SECONDS * 1000),
 };
 
-export const handler = lambda(obs, async (event: SQSEvent, context): Promise<SQSBatchResponse> => {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+/** Keeps a message for an operator, in its own group, so a redrive restores its order. */
+async function deadLetter(record: SQSRecord, reason: string): Promise<void> {
+  const destination = record.messageAttributes.destination?.stringValue;
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: env.NOTIFIER_DLQ_URL,
+      MessageBody: record.body,
+      MessageGroupId: record.attributes.MessageGroupId ?? record.messageId,
+      // A redriven message has a new id, so a second refusal is kept again.
+      MessageDeduplicationId: record.messageId,
+      MessageAttributes: {
+        ...(destination ? { destination: { DataType: 'String', StringValue: destination } } : {}),
+        reason: { DataType: 'String', StringValue: reason.slice(0, 1000) },
+      },
+    }),
+  );
+}
+
+const metric = (destination: string, name: string) => {
+  const m = obs.metrics.singleMetric();
+  m.addDimension('Destination', destination);
+  m.addMetric(name, MetricUnit.Count, 1);
+};
+
+const secret = () => secrets.read(env.NOTIFIER_SECRET_ARN, NotifierSecret).then(protectSecrets);
+
+export const handler = lambda(obs, async (event: SQSEvent | TestAlertEvent, context) => {
   // No attempt starts that could outlive the invocation: what is left goes back to the queue.
   const remainingMs = () => context.getRemainingTimeInMillis();
-  obs.metrics.addMetric('AlertMessages', MetricUnit.Count, event.Records.length);
-  for (const record of event.Records) {
-    try {
-      const alert = readAlert(record.body);
-      if (!alert) {
-        obs.logger.info('not a health alert: ignored', { messageId: record.messageId });
-        continue;
-      }
-      // The dead-letter queue's own attribute: a redrive after a destination refused it.
-      const refusedBy = DestinationName.safeParse(
-        record.messageAttributes.destination?.stringValue,
-      ).data;
-      const complete = await notify(
-        deps,
-        record.body,
-        alert,
-        { ...options, remainingMs },
-        { refusedBy },
-      );
-      if (!complete) batchItemFailures.push({ itemIdentifier: record.messageId });
-    } catch (error) {
-      obs.logger.error('alert not delivered', {
-        messageId: record.messageId,
-        error: loggableError(error),
-      });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
+  if (isTestAlertEvent(event)) {
+    // The secret as it is now: whoever tests a destination has usually just set it.
+    secrets.invalidate(env.NOTIFIER_SECRET_ARN);
+    obs.metrics.addMetric('TestAlerts', MetricUnit.Count, 1);
+    return runTestAlertEvent(event, secret, { ...options, remainingMs });
   }
-  return { batchItemFailures };
+  obs.metrics.addMetric('AlertMessages', MetricUnit.Count, event.Records.length);
+  const deliver = async (record: SQSRecord) => {
+    let message: ReturnType<typeof readDelivery>;
+    try {
+      message = readDelivery(record.body);
+    } catch (error) {
+      // Retrying cannot mend it, and it would hold its group back: straight to the operator.
+      if (!(error instanceof UnreadableAlertError)) throw error;
+      obs.logger.error('unreadable delivery: dead-lettered', { messageId: record.messageId });
+      await deadLetter(record, error.message);
+      return;
+    }
+    // The dead-letter queue's own attribute: an operator's redrive after a refusal.
+    const redrive = record.messageAttributes.reason !== undefined;
+    const lastTry = Number(record.attributes.ApproximateReceiveCount) >= env.NOTIFIER_MAX_RECEIVES;
+    await deliverEvent(
+      {
+        state,
+        secret,
+        deadLetter: (reason) => deadLetter(record, reason),
+        metric,
+      },
+      message,
+      { ...options, remainingMs },
+      { redrive, lastTry },
+    );
+  };
+  return processFifoBatch(event, deliver, {
+    sqs,
+    queueUrl: env.NOTIFIER_QUEUE_URL,
+    retryDelayMs: (receives, error) => deliveryRetryMs(schedule, receives, error),
+    onError: (record, error) =>
+      obs.logger.warn('delivery failed: retried later', {
+        messageId: record.messageId,
+        group: record.attributes.MessageGroupId,
+        error: loggableError(error),
+      }),
+    context,
+  });
 });

@@ -1,16 +1,13 @@
-import { type HealthAlert, parseChatbotMessage } from '../../lib/alerts/index.js';
+import { DeliveryMessage } from '../../lib/alerts/index.js';
 import type { StateStore } from '../../lib/aws/index.js';
 import { SkywatchError } from '../../lib/errors/index.js';
-import {
-  type Delivery,
-  type DestinationName,
-  deliveries,
-  type NotifierSecret,
-} from './destinations.js';
-import { DeliveryRejectedError, type PostOptions, post } from './post.js';
-import { claimSend, finishSend, releaseSend } from './sent.js';
+import { systemClock } from '../../lib/http/index.js';
+import * as z from '../../lib/zod.js';
+import { type DestinationName, deliveries, type NotifierSecret } from './destinations.js';
+import { DeliveryFailedError, DeliveryRejectedError, type PostOptions, post } from './post.js';
+import { claimSend, finishSend, refusedBefore, releaseSend } from './sent.js';
 
-/** A queued message that is not a health alert this notifier can read. */
+/** A queued message that is not a delivery this notifier can read. */
 export class UnreadableAlertError extends SkywatchError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -18,17 +15,29 @@ export class UnreadableAlertError extends SkywatchError {
   }
 }
 
+/** Another notifier holds the event's sending lease (one cut by its timeout, or a twin). */
+export class DeliveryBusyError extends SkywatchError {
+  constructor(
+    readonly destination: DestinationName,
+    readonly retryAfterMs: number,
+  ) {
+    super(`${destination}: another notifier is sending this event`);
+    this.name = 'DeliveryBusyError';
+  }
+}
+
 export type DeliveryMetric =
   | 'Delivered'
   | 'DeliveryRetried'
   | 'DeliveryFailed'
-  | 'DeliveryRejected';
+  | 'DeliveryRejected'
+  | 'NotConfigured';
 
 export interface NotifyDeps {
   state: StateStore;
   secret: () => Promise<NotifierSecret>;
   /** Keeps a refused delivery for an operator (the dead-letter queue), with why. */
-  deadLetter: (body: string, destination: DestinationName, reason: string) => Promise<void>;
+  deadLetter: (reason: string) => Promise<void>;
   metric: (destination: DestinationName, name: DeliveryMetric) => void;
   now?: () => number;
 }
@@ -38,96 +47,105 @@ export interface NotifyOptions extends Omit<PostOptions, 'onRetry'> {
   leaseMs: number;
 }
 
-/**
- * The SQS body as SNS wrote it: the SNS envelope (raw delivery off) or the message itself
- * (raw delivery on). Answers undefined for a message that is not a health alert.
- */
-export function readAlert(body: string): HealthAlert | undefined {
-  let message = body;
+/** Reads a message of the notifier's queue; a typed error says what is wrong with it. */
+export function readDelivery(body: string): DeliveryMessage {
   try {
-    const envelope = JSON.parse(body) as { Type?: unknown; Message?: unknown };
-    if (envelope.Type === 'Notification' && typeof envelope.Message === 'string')
-      message = envelope.Message;
-    const parsed = JSON.parse(message) as {
-      source?: unknown;
-      metadata?: { additionalContext?: { skywatchAlert?: unknown } };
-    };
-    // Not an alert: a v1 alert, or the daily digest (both for people, not destinations).
-    if (parsed.source !== 'custom' || !parsed.metadata?.additionalContext?.skywatchAlert)
-      return undefined;
-    return parseChatbotMessage(message);
+    return z.parse(DeliveryMessage, JSON.parse(body));
   } catch (error) {
-    throw new UnreadableAlertError('A queued alert is not JSON of the documented shape', {
+    throw new UnreadableAlertError('A queued delivery is not JSON of the documented shape', {
       cause: error,
     });
   }
 }
 
-/** Which destination a redrive from the dead-letter queue is for, if any. */
-export interface Redrive {
-  /** The destination that refused the event: its `rejected` marker no longer holds it back. */
-  refusedBy?: DestinationName | undefined;
-}
+/**
+ * What became of one event at one destination: it has it (now or before), refused it for
+ * good (kept in the dead-letter queue), or is not configured.
+ */
+export type Delivered = 'delivered' | 'refused' | 'not-configured';
 
 /**
- * Delivers one alert event to every configured destination that does not have it yet, all at
- * once: a hung or failing destination never delays another. Answers true when every
- * destination has it (or refused it for good), false when one should be tried again later
- * (the message goes back to the queue; the others are not re-sent).
+ * Delivers one alert event to one destination, once: a `sending` marker claims it first, so a
+ * redelivered message (the invocation was cut after the post, or SQS handed it out twice) is
+ * not posted again. An event whose predecessor the destination refused is not posted either:
+ * it joins it in the dead-letter queue (FIFO, same group), so the redrive restores the order. `redrive`: an operator moved the message back from the dead-letter queue,
+ * so a destination that refused it before is tried again. A delivery that may succeed later
+ * throws (DeliveryFailedError, DeliveryBusyError, or an AWS error) and the queue brings the
+ * message back.
  */
-export async function notify(
+export async function deliverEvent(
   deps: NotifyDeps,
-  body: string,
-  alert: HealthAlert,
+  message: DeliveryMessage,
   options: NotifyOptions,
-  redrive: Redrive = {},
-): Promise<boolean> {
-  const now = deps.now ?? Date.now;
-  const all = deliveries(alert, await deps.secret(), new Date(now()));
-  const done = await Promise.all(
-    all.map((delivery) => deliverOnce(deps, body, alert, delivery, options, redrive)),
+  receipt: Receipt = {},
+): Promise<Delivered> {
+  const { redrive = false, lastTry = false } = receipt;
+  const now = deps.now ?? (() => systemClock.now());
+  const { alert, destination } = message;
+  const delivery = deliveries(alert, await deps.secret(), new Date(now())).find(
+    (d) => d.destination === destination,
   );
-  return done.every(Boolean);
-}
-
-/** One destination's share of `notify`: true when it has the event or refused it for good. */
-async function deliverOnce(
-  deps: NotifyDeps,
-  body: string,
-  alert: HealthAlert,
-  delivery: Delivery,
-  options: NotifyOptions,
-  redrive: Redrive,
-): Promise<boolean> {
-  const now = deps.now ?? Date.now;
-  const { destination } = delivery;
-  const retryRejected = redrive.refusedBy === destination;
+  if (!delivery) {
+    deps.metric(destination, 'NotConfigured');
+    return 'not-configured';
+  }
   const claim = await claimSend(
     deps.state,
     destination,
     alert.eventId,
     now(),
     options.leaseMs,
-    retryRejected,
+    redrive,
   );
-  if (claim.kind !== 'claimed') return claim.kind === 'done';
+  if (claim.kind === 'done') return 'delivered';
+  if (claim.kind === 'busy') throw new DeliveryBusyError(destination, options.leaseMs);
+  // Behind a refused event of the same alert: kept with it, in order, for the same redrive.
+  if (await refusedBefore(deps.state, destination, alert.eventId, now())) {
+    await deps.deadLetter(`${destination}: held behind an earlier event of ${alert.id} it refused`);
+    await finishSend(deps.state, claim.claim, 'rejected', now());
+    deps.metric(destination, 'DeliveryRejected');
+    return 'refused';
+  }
   try {
     await post(delivery, {
       ...options,
       onRetry: () => deps.metric(destination, 'DeliveryRetried'),
     });
-    await finishSend(deps.state, claim.key, 'sent', now());
-    deps.metric(destination, 'Delivered');
-    return true;
   } catch (error) {
     if (error instanceof DeliveryRejectedError) {
-      await deps.deadLetter(body, destination, error.message);
-      await finishSend(deps.state, claim.key, 'rejected', now());
+      await deps.deadLetter(error.message);
+      await finishSend(deps.state, claim.claim, 'rejected', now());
       deps.metric(destination, 'DeliveryRejected');
-      return true;
+      return 'refused';
     }
-    await releaseSend(deps.state, claim.key);
+    if (lastTry) {
+      await deps.deadLetter(`gave up after the queue's last receive: ${(error as Error).message}`);
+      await finishSend(deps.state, claim.claim, 'rejected', now());
+      deps.metric(destination, 'DeliveryRejected');
+      return 'refused';
+    }
+    await releaseSend(deps.state, claim.claim);
     deps.metric(destination, 'DeliveryFailed');
-    return false;
+    throw error;
   }
+  await finishSend(deps.state, claim.claim, 'sent', now());
+  deps.metric(destination, 'Delivered');
+  return 'delivered';
+}
+
+/** How this message came: redriven by an operator, or on the queue's last receive. */
+export interface Receipt {
+  redrive?: boolean;
+  /**
+   * SQS would move it to the dead-letter queue after this failure: it is dead-lettered here
+   * instead, as a refusal, so the alert's later events wait behind it (see refusedBefore).
+   */
+  lastTry?: boolean;
+}
+
+/** The Retry-After a failure asks for, if any, in milliseconds. */
+export function askedDelayMs(error: unknown): number | undefined {
+  if (error instanceof DeliveryFailedError) return error.retryAfterMs;
+  if (error instanceof DeliveryBusyError) return error.retryAfterMs;
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { SkywatchError } from '../../lib/errors/index.js';
-import { DEFAULT_RETRY, parseRetryAfter, retryDelay } from '../../lib/http/index.js';
+import { DEFAULT_RETRY, parseRetryAfter, retryDelay, systemClock } from '../../lib/http/index.js';
 import { CONTRACTS } from './contracts.js';
 import type { Delivery } from './destinations.js';
 
@@ -15,12 +15,16 @@ export class DeliveryRejectedError extends SkywatchError {
   }
 }
 
-/** Every attempt failed (5xx, 429, 3xx, timeout, network): a later retry may succeed. */
+/**
+ * Every attempt failed (5xx, 429, 3xx, timeout, network): a later retry may succeed, not
+ * before `retryAfterMs` when the receiver's last answer asked for a wait (Retry-After).
+ */
 export class DeliveryFailedError extends SkywatchError {
   constructor(
     readonly destination: string,
     readonly attempts: number,
     reason: string,
+    readonly retryAfterMs?: number,
   ) {
     super(`${destination}: ${reason} after ${attempts} attempt(s)`);
     this.name = 'DeliveryFailedError';
@@ -52,8 +56,9 @@ const RESERVE_MS = 2_000;
  * posting early to a receiver that may disable a sender which ignores it. Answers the status.
  */
 export async function post(delivery: Delivery, options: PostOptions): Promise<number> {
-  const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-  const random = options.random ?? Math.random;
+  // The project's clock: the fault suites run its waits on virtual time.
+  const sleep = options.sleep ?? ((ms: number) => systemClock.sleep(ms));
+  const random = options.random ?? (() => systemClock.random());
   const remaining = options.remainingMs ?? (() => Number.POSITIVE_INFINITY);
   const policy = {
     ...DEFAULT_RETRY,
@@ -63,12 +68,13 @@ export async function post(delivery: Delivery, options: PostOptions): Promise<nu
   };
   let reason = 'no time left in the invocation';
   let attempt = 0;
+  let retryAfterMs: number | undefined;
   while (attempt < options.maxAttempts) {
     const timeoutMs = Math.min(options.attemptTimeoutMs, remaining() - RESERVE_MS);
     if (timeoutMs <= 0) break;
     attempt++;
     let status: number | undefined;
-    let retryAfterMs: number | undefined;
+    retryAfterMs = undefined;
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
@@ -85,7 +91,7 @@ export async function post(delivery: Delivery, options: PostOptions): Promise<nu
         throw new DeliveryRejectedError(delivery.destination, response.status, text.slice(0, 200));
       status = response.status;
       reason = `HTTP ${status}`;
-      retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+      retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), systemClock.now());
     } catch (error) {
       if (error instanceof DeliveryRejectedError) throw error;
       // Never the URL: for Slack, Teams and webhooks the URL is the secret.
@@ -100,5 +106,5 @@ export async function post(delivery: Delivery, options: PostOptions): Promise<nu
     options.onRetry?.({ destination: delivery.destination, attempt, reason });
     await sleep(wait);
   }
-  throw new DeliveryFailedError(delivery.destination, attempt, reason);
+  throw new DeliveryFailedError(delivery.destination, attempt, reason, retryAfterMs);
 }

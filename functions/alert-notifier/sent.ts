@@ -1,25 +1,30 @@
-import { ConflictError, type StateStore } from '../../lib/aws/index.js';
+import { randomUUID } from 'node:crypto';
+import {
+  ClaimLostError,
+  ConditionalRecords,
+  type Claim as RecordClaim,
+  type StateStore,
+} from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
 
 /**
  * Which events each destination already has, so that an event SNS delivers twice (or SQS
- * redelivers after a partial failure) reaches each destination once. A marker is created
- * If-None-Match as `sending` with a lease before the request, and becomes `sent` (or
- * `rejected`) after; a failed request deletes it. A marker still `sending` after its lease
- * belongs to a notifier that died mid-request: the next delivery takes it over.
+ * redelivers after a partial failure) reaches each destination once: a claim per destination
+ * and event (lib/aws/conditional-record.ts), taken before the request with a lease, completed
+ * `sent` (or `rejected`) after, released when the request failed. A claim still pending after
+ * its lease belongs to a notifier that died mid-request: the next delivery takes it over.
  */
-export const Marker = z.object({
-  status: z.enum(['sending', 'sent', 'rejected']),
-  at: z.string(),
-  leaseUntil: z.optional(z.string()),
-});
-export type Marker = z.infer<typeof Marker>;
+const Outcome = z.enum(['sent', 'rejected']);
 
 const markerKey = (destination: string, eventId: string) =>
   `notifier/${destination}/${encodeURIComponent(eventId)}.json`;
 
+const markers = (state: StateStore, now: number) =>
+  new ConditionalRecords(state, { result: Outcome, now: () => now });
+
 export type Claim =
-  | { kind: 'claimed'; key: string; etag: string }
+  /** Ours to send: finishSend and releaseSend write over this claim's ETag only. */
+  | { kind: 'claimed'; claim: RecordClaim }
   /** Sent or rejected before: nothing to do. */
   | { kind: 'done' }
   /** Another notifier is sending it right now: try again later. */
@@ -39,39 +44,57 @@ export async function claimSend(
   retryRejected = false,
 ): Promise<Claim> {
   const key = markerKey(destination, eventId);
-  const sending: Marker = {
-    status: 'sending',
-    at: new Date(now).toISOString(),
-    leaseUntil: new Date(now + leaseMs).toISOString(),
-  };
-  try {
-    return { kind: 'claimed', key, etag: await state.put(key, sending, { ifNoneMatch: true }) };
-  } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
-  }
-  const found = await state.get(key, Marker);
-  if (!found) return { kind: 'busy' }; // released meanwhile: the redelivery will claim it
-  const { status, leaseUntil } = found.value;
-  if (status === 'sent' || (status === 'rejected' && !retryRejected)) return { kind: 'done' };
-  if (status === 'sending' && Date.parse(leaseUntil ?? '') > now) return { kind: 'busy' };
-  try {
-    return { kind: 'claimed', key, etag: await state.put(key, sending, { ifMatch: found.etag }) };
-  } catch (error) {
-    if (error instanceof ConflictError) return { kind: 'busy' };
-    throw error;
-  }
+  const outcome = await markers(state, now).claim(key, {
+    owner: randomUUID(),
+    leaseMs,
+    reopen: (result) => retryRejected && result === 'rejected',
+  });
+  if (outcome.kind === 'claimed') return { kind: 'claimed', claim: outcome.claim };
+  // Markers carry no payload digest, so there is no mismatch: anything else is busy.
+  return outcome.kind === 'done' ? { kind: 'done' } : { kind: 'busy' };
 }
 
+/**
+ * Records that the destination has the event (or refused it for good). When another notifier
+ * took the marker over after our lease ran out, its own outcome is the one kept.
+ */
 export async function finishSend(
   state: StateStore,
-  key: string,
+  claim: RecordClaim,
   status: 'sent' | 'rejected',
   now: number,
 ): Promise<void> {
-  await state.put(key, { status, at: new Date(now).toISOString() } satisfies Marker);
+  try {
+    await markers(state, now).complete(claim, status);
+  } catch (error) {
+    if (!(error instanceof ClaimLostError)) throw error;
+  }
 }
 
-/** Gives the event up for this destination, so a redelivery sends it without waiting. */
-export async function releaseSend(state: StateStore, key: string): Promise<void> {
-  await state.delete(key).catch(() => undefined);
+/**
+ * Gives the event up for this destination, so a redelivery sends it without waiting. Not ours
+ * any more (taken over after the lease): the holder settles it.
+ */
+export async function releaseSend(state: StateStore, claim: RecordClaim): Promise<void> {
+  await markers(state, Date.now())
+    .release(claim)
+    .catch(() => undefined);
+}
+
+/**
+ * True when the destination refused the event before this one of the same alert (`id#n-1`),
+ * and that refusal still stands: the event must wait with it in the dead-letter queue, or the
+ * destination would see a resolve without its trigger, then the trigger after it on redrive.
+ */
+export async function refusedBefore(
+  state: StateStore,
+  destination: string,
+  eventId: string,
+  now: number,
+): Promise<boolean> {
+  const match = /^(.*)#(\d+)$/.exec(eventId);
+  const seq = Number(match?.[2]);
+  if (!match || !(seq > 1)) return false;
+  const previous = await markers(state, now).read(markerKey(destination, `${match[1]}#${seq - 1}`));
+  return previous?.record.state === 'done' && previous.record.result === 'rejected';
 }

@@ -1,7 +1,7 @@
 /**
  * How long a walk may go on in this invocation. A walk asks before each page: once the time
  * left drops below the reserve it stops at that page boundary and a later invocation goes on,
- * so what follows the walk (sending the alerts it claimed, the health pass's finish, the state
+ * so what follows the walk (the health pass's finish: sending the transitions, the state
  * writes) still fits before Lambda ends the invocation.
  */
 export interface WalkBudget {

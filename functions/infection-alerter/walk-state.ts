@@ -5,8 +5,9 @@ const Count = z.number().check(z.int(), z.minimum(0));
 
 /**
  * A walk that an invocation's deadline paused at a page boundary, for the next invocation to go
- * on with. `changes` is the infection walk (changes since the cursor), kept beside the cursor;
- * `full-check` is the health pass's walk of the whole console, kept beside its marker.
+ * on with. `changes` is the walk of the endpoints changed since the cursor, kept beside the
+ * cursor; `full-check` is the health pass's walk of the whole console, kept beside its marker.
+ * Fields an older version wrote and this one no longer reads are ignored.
  */
 export const WalkState = z.object({
   kind: z.enum(['changes', 'full-check']),
@@ -20,8 +21,6 @@ export const WalkState = z.object({
   startedAt: z.string(),
   pages: Count,
   examined: Count,
-  /** Transitions left to a later walk so far: any one keeps the cursor where it is. */
-  unsettled: Count,
   /** Invocations the walk has taken so far, the current one not included. */
   ticks: Count,
   /** Times the service refused the saved continuation and the walk began again at `since`. */
@@ -61,7 +60,6 @@ export function freshWalk(kind: WalkState['kind'], since: string | null, at: num
     startedAt: new Date(at).toISOString(),
     pages: 0,
     examined: 0,
-    unsettled: 0,
     ticks: 0,
     restarts: 0,
   };

@@ -62,15 +62,3 @@ export const BucketEnv = z.object({ REPORT_BUCKET: z.string().check(z.minLength(
 export const TopicEnv = z.object({ ALERT_TOPIC_ARN: NonEmpty });
 export const GsmEnv = z.object({ GSM_KEYS: csv });
 export const CredentialsEnv = z.object({ CREDENTIALS_SECRET_ARN: NonEmpty });
-
-/** `true`/`false`/`1`/`0`, for switches such as ALERT_ON_CLEAN. */
-export const flag = z.pipe(
-  z._default(z.enum(['true', 'false', '1', '0']), 'false'),
-  z.transform((v: 'true' | 'false' | '1' | '0') => v === 'true' || v === '1'),
-);
-
-/** A switch like `flag` that is on unless set to `false` or `0`. */
-export const flagOn = z.pipe(
-  z._default(z.enum(['true', 'false', '1', '0']), 'true'),
-  z.transform((v: 'true' | 'false' | '1' | '0') => v === 'true' || v === '1'),
-);

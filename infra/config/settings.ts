@@ -35,16 +35,18 @@ export interface SkywatchSettings {
   readonly reportFetchTimeUtc?: string;
   /** Blocked-URL alerter rate in minutes. @default 60 */
   readonly blockedUrlAlertMinutes?: number;
-  /** Infection alerter rate in minutes. @default 5 */
+  /** Infection alerter (health alerts) rate in minutes (docs/operations.md, "Schedules"). @default 1 */
   readonly infectionAlertMinutes?: number;
+  /**
+   * More endpoints of one site than this triggering the same health kind in one run make an
+   * outbreak: one alert for the site, theirs recorded, not sent (docs/operations.md,
+   * "Outbreaks"). @default 5
+   */
+  readonly alertOutbreakThreshold?: number;
   /** Blocked-URL count a site's latest day must exceed to alert. @default 200 */
   readonly blockedUrlMinCount?: number;
   /** Multiple of the site's baseline (median of previous days) to exceed. @default 3 */
   readonly blockedUrlBaselineMultiplier?: number;
-  /** Newly infected endpoints in one run above which one summary alert is sent. @default 10 */
-  readonly infectionSummaryThreshold?: number;
-  /** Also alert when an endpoint is cleaned. @default false */
-  readonly alertOnClean?: boolean;
   /** Webhook signature timestamp tolerance, in seconds. @default 300 */
   readonly webhookToleranceSeconds?: number;
   /** Webhook steady-state request rate per second (API stage throttling). @default 10 */
@@ -102,11 +104,10 @@ export const DEFAULT_SETTINGS = {
   accessTokenLifetimeSeconds: 300,
   reportFetchTimeUtc: '06:00',
   blockedUrlAlertMinutes: 60,
-  infectionAlertMinutes: 5,
+  infectionAlertMinutes: 1,
+  alertOutbreakThreshold: 5,
   blockedUrlMinCount: 200,
   blockedUrlBaselineMultiplier: 3,
-  infectionSummaryThreshold: 10,
-  alertOnClean: false,
   webhookToleranceSeconds: 300,
   webhookRateLimit: 10,
   webhookBurstLimit: 20,

@@ -22,8 +22,13 @@ export function secureQueue(scope: Construct, id: string, props: sqs.QueueProps 
  * A {@link secureQueue} that is the last stop of failed work: kept 14 days, watched by a depth
  * alarm (see {@link queueDepthAlarm}), and with no redrive of its own, which cdk-nag is told.
  */
-export function deadLetterQueue(scope: Construct, id: string, holds: string): sqs.Queue {
-  const queue = secureQueue(scope, id, { retentionPeriod: Duration.days(14) });
+export function deadLetterQueue(
+  scope: Construct,
+  id: string,
+  holds: string,
+  props: Pick<sqs.QueueProps, 'fifo'> = {},
+): sqs.Queue {
+  const queue = secureQueue(scope, id, { ...props, retentionPeriod: Duration.days(14) });
   const reason = `This queue is itself the dead-letter queue of ${holds}; messages wait here for an operator, who is alerted by an alarm on its depth, and a further redrive would only move them.`;
   for (const rule of ['AwsSolutions-SQS3', 'Serverless-SQSRedrivePolicy']) {
     Validations.of(queue).acknowledge({ id: rule, reason });

@@ -1,5 +1,13 @@
 export { ChatbotMessage, factLines, parseChatbotMessage, toChatbotMessage } from './chatbot.js';
 export {
+  DESTINATION_NAMES,
+  DeliveryMessage,
+  DestinationName,
+  deliveryDeduplicationId,
+  deliveryGroup,
+} from './delivery.js';
+export { emailText } from './email.js';
+export {
   AlertAction,
   alertId,
   FactValue,

@@ -54,6 +54,11 @@ export const HealthAlert = z.object({
   /** When the alert's current trigger happened. */
   openedAt: z.string(),
   facts: z.record(z.string(), FactValue),
+  /**
+   * True on a test alert only (functions/alert-notifier/test-alert.ts, id `test/<time>`):
+   * nothing is wrong. A flag rather than a kind, so no real kind's routing has to know it.
+   */
+  test: z.optional(z.boolean()),
 });
 export type HealthAlert = z.infer<typeof HealthAlert>;
 

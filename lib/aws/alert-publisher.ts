@@ -1,12 +1,9 @@
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import { type HealthAlert, toChatbotMessage } from '../alerts/index.js';
+import { ChatbotMessage, emailText, type HealthAlert, toChatbotMessage } from '../alerts/index.js';
 import { StorageError } from './errors.js';
 
-export type AlertKind =
-  | 'infection'
-  | 'infection-summary'
-  | 'infection-cleaned'
-  | 'blocked-url-spike';
+/** The kinds of `skywatch.alert/v1`; health alerts (v2) have their own (lib/alerts). */
+export type AlertKind = 'blocked-url-spike';
 export type AlertSeverity = 'critical' | 'high' | 'medium' | 'low' | 'info';
 
 export interface Alert {
@@ -31,11 +28,28 @@ export function snsSubject(text: string): string {
 }
 
 /**
+ * One message, rendered per subscription protocol: e-mail subscribers get text a person reads;
+ * every other subscriber (AWS Chatbot over HTTPS, SQS, e-mail-json) gets the JSON.
+ */
+function perProtocol(json: string, text: string) {
+  return {
+    MessageStructure: 'json',
+    Message: JSON.stringify({ default: json, email: text }),
+  } as const;
+}
+
+/** A message's text for e-mail: the subject, and a Chatbot message's description if it has one. */
+function readableText(subject: string, message: unknown): string {
+  const parsed = ChatbotMessage.safeParse(message);
+  return parsed.success ? `${subject}\n\n${parsed.data.content.description}\n` : `${subject}\n`;
+}
+
+/**
  * Publishes alerts to SNS: a human subject, a JSON body (`schema: skywatch.alert/v1`), and
  * message attributes (gsm, site, kind, severity) that subscriptions can filter on.
  *
  * @example
- * await publisher.publish({ kind: 'infection', severity: 'critical', gsm, site, subject, … });
+ * await publisher.publish({ kind: 'blocked-url-spike', severity: 'high', gsm, site, subject, … });
  */
 export class AlertPublisher {
   constructor(
@@ -55,7 +69,10 @@ export class AlertPublisher {
         new PublishCommand({
           TopicArn: this.topicArn,
           Subject: snsSubject(alert.subject),
-          Message: JSON.stringify({ schema: 'skywatch.alert/v1', ...alert }),
+          ...perProtocol(
+            JSON.stringify({ schema: 'skywatch.alert/v1', ...alert }),
+            `${alert.subject}\n\n${alert.summary}\n\nWhen: ${alert.occurredAt}\nSeverity: ${alert.severity}\nConsole: ${alert.gsm}\n${alert.site ? `Site: ${alert.site}\n` : ''}`,
+          ),
           MessageAttributes: attributes,
         }),
       );
@@ -67,7 +84,8 @@ export class AlertPublisher {
 
   /**
    * Publishes one lifecycle event of a health alert: the message is AWS Chatbot's custom
-   * notification (so a Chatbot channel renders it) carrying the alert, and the attributes let
+   * notification (so a Chatbot channel renders it) carrying the alert, e-mail gets it as text
+   * (./alerts/email.ts), and the attributes let
    * subscriptions filter on kind, severity, gsm, site and action.
    */
   async publishHealth(alert: HealthAlert): Promise<string> {
@@ -77,7 +95,7 @@ export class AlertPublisher {
         new PublishCommand({
           TopicArn: this.topicArn,
           Subject: snsSubject(`${alert.action === 'resolve' ? 'Resolved: ' : ''}${alert.title}`),
-          Message: JSON.stringify(toChatbotMessage(alert)),
+          ...perProtocol(JSON.stringify(toChatbotMessage(alert)), emailText(alert)),
           MessageAttributes: {
             schema: attribute(alert.schema),
             kind: attribute(alert.kind),
@@ -96,12 +114,14 @@ export class AlertPublisher {
 
   /**
    * Publishes a message that is not an alert (the daily digest), as given, with string
-   * attributes; `schema` among them keeps it from subscriptions that filter on alerts.
+   * attributes; `schema` among them keeps it from subscriptions that filter on alerts. E-mail
+   * gets `text`, or the subject and the Chatbot description when the message is one.
    */
   async publishMessage(
     subject: string,
     message: unknown,
     attributes: Record<string, string>,
+    text?: string,
   ): Promise<string> {
     const MessageAttributes = Object.fromEntries(
       Object.entries(attributes).map(([k, v]) => [k, { DataType: 'String', StringValue: v }]),
@@ -111,7 +131,7 @@ export class AlertPublisher {
         new PublishCommand({
           TopicArn: this.topicArn,
           Subject: snsSubject(subject),
-          Message: JSON.stringify(message),
+          ...perProtocol(JSON.stringify(message), text ?? readableText(subject, message)),
           MessageAttributes,
         }),
       );

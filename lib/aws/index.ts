@@ -25,6 +25,7 @@ export {
   type SeenRecord,
   type StoredRecord,
 } from './conditional-record.js';
+export { DeliveryQueue } from './delivery-queue.js';
 export {
   CheckpointError,
   ConfigError,
@@ -34,6 +35,7 @@ export {
   StorageError,
   UploadGoneError,
 } from './errors.js';
+export { type FifoBatchOptions, HeldInGroupError, processFifoBatch } from './fifo-batch.js';
 export { manifestKey, type ReportKeyParts, reportKey } from './report-keys.js';
 export {
   type ArchivedObject,
@@ -60,6 +62,7 @@ export { type ReadOptions, SecretStore } from './secret-store.js';
 export { SecretTokenSource } from './secret-token-source.js';
 export { StateStore, type WriteCondition } from './state-store.js';
 export {
+  type MessageEnvelope,
   type SendOutcome,
   type UnsentItem,
   WorkQueue,

@@ -11,7 +11,7 @@ const BATCH_ENTRIES = 10;
 /** 256 KiB, the smallest message size limit a queue can have by default; batches stay under it. */
 const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024;
 
-export interface WorkQueueOptions {
+export interface WorkQueueOptions<T = unknown> {
   /** Sends of an entry SQS failed on its side (not the sender's fault), the first included. @default 3 */
   maxAttempts?: number;
   /** First wait before resending failed entries, in ms; doubles per round. @default 100 */
@@ -20,6 +20,20 @@ export interface WorkQueueOptions {
   maxMessageBytes?: number;
   /** For tests: how to wait between rounds. */
   sleep?: (ms: number) => Promise<unknown>;
+  /**
+   * What a FIFO queue needs of each message (its group and deduplication id), and string
+   * attributes a consumer or an operator reads without parsing the body. An entry SQS failed
+   * is sent again after the others of its call, so items whose order matters within a group
+   * go in separate `send` calls.
+   */
+  envelope?: (item: T) => MessageEnvelope;
+}
+
+/** Per-message settings beside the body (see {@link WorkQueueOptions.envelope}). */
+export interface MessageEnvelope {
+  groupId?: string;
+  deduplicationId?: string;
+  attributes?: Record<string, string>;
 }
 
 /** An item SQS did not take, with SQS's error code (or ours) and why. */
@@ -59,16 +73,18 @@ export class WorkQueue<T> {
   private readonly baseDelayMs: number;
   private readonly maxBytes: number;
   private readonly wait: (ms: number) => Promise<unknown>;
+  private readonly envelope: (item: T) => MessageEnvelope;
 
   constructor(
     private readonly sqs: SQSClient,
     readonly queueUrl: string,
-    options: WorkQueueOptions = {},
+    options: WorkQueueOptions<T> = {},
   ) {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.baseDelayMs = options.baseDelayMs ?? 100;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.wait = options.sleep ?? sleep;
+    this.envelope = options.envelope ?? (() => ({}));
   }
 
   /** Sends every item; answers which were sent and which were not (and why). */
@@ -120,6 +136,26 @@ export class WorkQueue<T> {
     if (batch.length > 0) yield batch;
   }
 
+  private entry(p: Pending<T>, n: number) {
+    const { groupId, deduplicationId, attributes } = this.envelope(p.item);
+    return {
+      Id: String(n),
+      MessageBody: p.body,
+      ...(groupId ? { MessageGroupId: groupId } : {}),
+      ...(deduplicationId ? { MessageDeduplicationId: deduplicationId } : {}),
+      ...(attributes
+        ? {
+            MessageAttributes: Object.fromEntries(
+              Object.entries(attributes).map(([k, v]) => [
+                k,
+                { DataType: 'String', StringValue: v },
+              ]),
+            ),
+          }
+        : {}),
+    };
+  }
+
   /**
    * One SendMessageBatch call; answers the entries SQS did not take, by their batch index. An
    * entry SQS names neither as successful nor as failed counts as failed on its side.
@@ -130,7 +166,7 @@ export class WorkQueue<T> {
       answer = await this.sqs.send(
         new SendMessageBatchCommand({
           QueueUrl: this.queueUrl,
-          Entries: batch.map((p, n) => ({ Id: String(n), MessageBody: p.body })),
+          Entries: batch.map((p, n) => this.entry(p, n)),
         }),
       );
     } catch (error) {

@@ -1,3 +1,4 @@
+import { NOTIFIER_QUEUE } from '../../infra/config/notifier-queue.js';
 import type { LocalResources } from './provision.js';
 
 /** The environment the CDK stack would give the functions, pointed at local endpoints. */
@@ -22,7 +23,9 @@ export function functionEnv(
     ARCHIVE_QUEUE_URL: res.archiveQueueUrl,
     GSM_KEYS: gsmKeys.join(','),
     NOTIFIER_SECRET_ARN: res.notifierSecretArn,
+    NOTIFIER_QUEUE_URL: res.notifierQueueUrl,
     NOTIFIER_DLQ_URL: res.notifierDlqUrl,
+    NOTIFIER_MAX_RECEIVES: String(NOTIFIER_QUEUE.maxReceiveCount),
     POWERTOOLS_METRICS_NAMESPACE: 'Skywatch',
     // No X-Ray daemon here: the tracer stays off (it is off outside Lambda anyway; this says so).
     POWERTOOLS_TRACE_ENABLED: 'false',

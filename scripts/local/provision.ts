@@ -7,6 +7,7 @@ import {
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
 } from '@aws-sdk/client-sqs';
+import { NOTIFIER_QUEUE } from '../../infra/config/notifier-queue.js';
 import type { AwsClients } from '../../lib/aws/index.js';
 
 /** What the CDK stack deploys, made by hand on local endpoints (moto). */
@@ -19,7 +20,7 @@ export interface LocalResources {
   archiveDlqUrl: string;
   credentialsSecretArn: string;
   tokenSecretArn: string;
-  /** The alert notifier's queue (subscribed to health alerts), its dead letters and secret. */
+  /** The alert notifier's FIFO queue (the alerter's deliveries), its dead letters and secret. */
   notifierQueueUrl: string;
   notifierDlqUrl: string;
   notifierSecretArn: string;
@@ -71,7 +72,7 @@ export async function provision(
   const token = await clients.secrets.send(
     new CreateSecretCommand({ Name: `${name}/token`, SecretString: '{}' }),
   );
-  const notifier = await provisionNotifier(clients, name, topicArn);
+  const notifier = await provisionNotifier(clients, name);
   return {
     ...notifier,
     bucket,
@@ -84,34 +85,28 @@ export async function provision(
   };
 }
 
-/** SNS → SQS (+ dead-letter queue) → notifier, health alerts only, as the stack wires it. */
-async function provisionNotifier(clients: AwsClients, name: string, topicArn: string) {
-  const dlq = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${name}-notifier-dlq` }));
+/** The notifier's FIFO queue and its FIFO dead-letter queue, as the stack makes them. */
+async function provisionNotifier(clients: AwsClients, name: string) {
+  const fifo = { FifoQueue: 'true', DeduplicationScope: 'messageGroup' };
+  const dlq = await clients.sqs.send(
+    new CreateQueueCommand({ QueueName: `${name}-notifier-dlq.fifo`, Attributes: fifo }),
+  );
   const notifierDlqUrl = dlq.QueueUrl ?? '';
   const queue = await clients.sqs.send(
     new CreateQueueCommand({
-      QueueName: `${name}-notifier`,
+      QueueName: `${name}-notifier.fifo`,
       Attributes: {
-        VisibilityTimeout: '30',
+        ...fifo,
+        FifoThroughputLimit: 'perMessageGroupId',
+        VisibilityTimeout: String(NOTIFIER_QUEUE.visibilitySeconds),
         RedrivePolicy: JSON.stringify({
           deadLetterTargetArn: await queueArn(clients, notifierDlqUrl),
-          maxReceiveCount: 5,
+          maxReceiveCount: NOTIFIER_QUEUE.maxReceiveCount,
         }),
       },
     }),
   );
   const notifierQueueUrl = queue.QueueUrl ?? '';
-  await clients.sns.send(
-    new SubscribeCommand({
-      TopicArn: topicArn,
-      Protocol: 'sqs',
-      Endpoint: await queueArn(clients, notifierQueueUrl),
-      Attributes: {
-        RawMessageDelivery: 'false',
-        FilterPolicy: JSON.stringify({ schema: ['skywatch.alert/v2'] }),
-      },
-    }),
-  );
   // No destination until one is configured (the local run and tests point them at receivers).
   const secret = await clients.secrets.send(
     new CreateSecretCommand({ Name: `${name}/notifier`, SecretString: '{}' }),

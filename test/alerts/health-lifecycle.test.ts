@@ -5,7 +5,7 @@ import {
   recordTransitions,
 } from '../../functions/infection-alerter/health/lifecycle.js';
 import type { HealthAlert } from '../../lib/alerts/index.js';
-import { type AlertPublisher, StateStore } from '../../lib/aws/index.js';
+import { type AlertPublisher, type DeliveryQueue, StateStore } from '../../lib/aws/index.js';
 import { type LocalAws, startLocalAws } from '../support/local-aws.js';
 
 let aws: LocalAws;
@@ -16,24 +16,28 @@ beforeAll(async () => {
 });
 afterAll(async () => aws?.moto.stop());
 
-/** A publisher that records what SNS accepted; `failNext` refuses, `dieAfter` accepts then throws. */
+/**
+ * A delivery queue that records what SQS accepted (`refuse`: refuses; `accept-then-die`:
+ * accepts, then the run dies), beside a topic that takes everything.
+ */
 function publisher() {
   const sent: HealthAlert[] = [];
   const p = {
     sent,
     mode: 'ok' as 'ok' | 'refuse' | 'accept-then-die',
-    publishHealth: async (alert: HealthAlert) => {
-      if (p.mode === 'refuse') throw new Error('SNS refused');
+    enqueue: async (alert: HealthAlert) => {
+      if (p.mode === 'refuse') throw new Error('SQS refused');
       sent.push(alert);
-      if (p.mode === 'accept-then-die') throw new Error('process died after publishing');
-      return 'id';
+      if (p.mode === 'accept-then-die') throw new Error('process died after queueing');
     },
+    publishHealth: async () => 'id',
   };
   return p;
 }
 const deps = (p: ReturnType<typeof publisher>) => ({
   state,
   alerts: p as unknown as AlertPublisher,
+  deliveries: p as unknown as DeliveryQueue,
 });
 
 let n = 0;

@@ -148,26 +148,26 @@ describe('Class: AlertPublisher', () => {
   it('publishes a JSON body with filterable attributes to subscribers', async () => {
     const publisher = new AlertPublisher(aws.clients.sns, res.topicArn);
     await publisher.publish({
-      kind: 'infection',
-      severity: 'critical',
+      kind: 'blocked-url-spike',
+      severity: 'high',
       gsm: 'AAAA-BBBB-CCCC-DDDD-EEEE',
       site: 'SITE-SITE-SITE-SITE-SITE',
-      subject: 'Endpoint DESKTOP-1 infected — Trojan',
-      summary: 'DESKTOP-1 reported an active threat.',
+      subject: 'Blocked URLs — 4200 at SITE-1',
+      summary: 'SITE-1 blocked 4200 URLs yesterday, 10 times its baseline.',
       occurredAt: '2026-06-15T12:00:00Z',
-      details: { threat: 'Trojan' },
+      details: { count: 4200 },
     });
     const [alert] = await drainAlerts(aws.clients, res.alertQueueUrl);
     expect(alert).toMatchObject({
       schema: 'skywatch.alert/v1',
-      kind: 'infection',
-      subject: 'Endpoint DESKTOP-1 infected — Trojan',
-      snsSubject: 'Endpoint DESKTOP-1 infected ? Trojan',
-      details: { threat: 'Trojan' },
+      kind: 'blocked-url-spike',
+      subject: 'Blocked URLs — 4200 at SITE-1',
+      snsSubject: 'Blocked URLs ? 4200 at SITE-1',
+      details: { count: 4200 },
     });
     expect(alert?.attributes).toMatchObject({
-      kind: { Value: 'infection' },
-      severity: { Value: 'critical' },
+      kind: { Value: 'blocked-url-spike' },
+      severity: { Value: 'high' },
       site: { Value: 'SITE-SITE-SITE-SITE-SITE' },
     });
   });

@@ -21,12 +21,14 @@ function typescriptUnder(dir: string): string[] {
 }
 
 describe('Size limits of the bench and its notes', () => {
-  it('keeps bench/ at most 1,550 lines of TypeScript', () => {
+  // 1,650 since the time-to-page figure (the alerts' issue asked for it): about a tenth of the
+  // product it measures.
+  it('keeps bench/ at most 1,650 lines of TypeScript', () => {
     const files = typescriptUnder('bench');
     expect(files).toContain(path.join('bench', 'run.ts'));
     const total = files.reduce((sum, file) => sum + lineCount(read(file)), 0);
     expect(total).toBeGreaterThan(0);
-    expect(total).toBeLessThanOrEqual(1550);
+    expect(total).toBeLessThanOrEqual(1650);
   });
 
   it('keeps docs/performance.md at most 200 lines, with one current table', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { consoleLinks } from '../../functions/alert-notifier/destinations.js';
 import { pagerDutyEvent } from '../../functions/alert-notifier/formats/pagerduty.js';
 import { slackEscape, slackMessage } from '../../functions/alert-notifier/formats/slack.js';
 import { TEAMS_MAX_BYTES, teamsMessage } from '../../functions/alert-notifier/formats/teams.js';
@@ -37,6 +38,33 @@ describe('PagerDuty event: source', () => {
   ])('is never blank (%o → %s), which PagerDuty refuses with a 400', (blanks, source) => {
     const event = PagerDutyEvent.parse(pagerDutyEvent({ ...ALERT, ...blanks }, ROUTING_KEY));
     expect(event.event_action === 'trigger' && event.payload.source).toBe(source);
+  });
+});
+
+describe('PagerDuty event: links', () => {
+  it('links the incident to the console when the operator gave its address', () => {
+    const links = consoleLinks(
+      ALERT,
+      'https://console.example.com/gsm/{gsm}/sites/{site}?m={machineId}',
+    );
+    const event = PagerDutyEvent.parse(pagerDutyEvent(ALERT, ROUTING_KEY, links));
+    expect(event).toMatchObject({
+      links: [
+        {
+          href: `https://console.example.com/gsm/${ALERT.gsm}/sites/${ALERT.site}?m=${ALERT.machineId}`,
+          text: 'Open LAPTOP-E3076B in the console',
+        },
+      ],
+    });
+    // Nothing to link to without an address: no empty list for PagerDuty to show.
+    expect(pagerDutyEvent(ALERT, ROUTING_KEY, consoleLinks(ALERT, undefined))).not.toHaveProperty(
+      'links',
+    );
+  });
+
+  it('fills the address with URL-encoded values only', () => {
+    const [link] = consoleLinks({ ...ALERT, site: 'a/b?c' }, 'https://c.example/{site}');
+    expect(link?.href).toBe('https://c.example/a%2Fb%3Fc');
   });
 });
 

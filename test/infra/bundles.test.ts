@@ -135,7 +135,7 @@ describe('Bundles (real esbuild, no Docker)', () => {
       reportFetcher: ['client-s3', 'client-secrets-manager', 'client-sqs'],
       archiveWorker: ['client-s3', 'client-secrets-manager', 'client-sqs'],
       blockedUrlAlerter: ['client-s3', 'client-secrets-manager', 'client-sns'],
-      infectionAlerter: ['client-s3', 'client-secrets-manager', 'client-sns'],
+      infectionAlerter: ['client-s3', 'client-secrets-manager', 'client-sns', 'client-sqs'],
       cartCustomerWebhook: ['client-s3', 'client-secrets-manager'],
       reportBuilder: ['client-s3', 'client-secrets-manager'],
       alertNotifier: ['client-s3', 'client-secrets-manager', 'client-sqs'],

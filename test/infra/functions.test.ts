@@ -79,7 +79,7 @@ describe('SkywatchFunction: every function', () => {
       infectionAlerter: [120, 512],
       cartCustomerWebhook: [25, 512],
       reportBuilder: [900, 1024],
-      alertNotifier: [300, 256],
+      alertNotifier: [120, 256],
     });
   });
 
@@ -157,20 +157,17 @@ describe('SkywatchFunction: configuration per function', () => {
       }),
     );
     expect(env('infectionAlerter')).toEqual(
-      expect.objectContaining({
-        ALERT_TOPIC_ARN: ref(s.stack.alerts.topic),
-        INFECTION_SUMMARY_THRESHOLD: '10',
-        ALERT_ON_CLEAN: 'false',
-      }),
+      expect.objectContaining({ ALERT_TOPIC_ARN: ref(s.stack.alerts.topic) }),
     );
+    // Health alerts are the infection alerter's only job: no switch, no v1 infection settings.
+    const retired = ['INFECTION_SUMMARY_THRESHOLD', 'ALERT_ON_CLEAN', 'HEALTH_ALERTS'];
+    expect(Object.keys(env('infectionAlerter')).filter((n) => retired.includes(n))).toEqual([]);
   });
 
   it('takes thresholds, tolerance and log level from the settings', () => {
     const { stack, template } = synth({
       blockedUrlMinCount: 50,
       blockedUrlBaselineMultiplier: 2.5,
-      infectionSummaryThreshold: 3,
-      alertOnClean: true,
       webhookToleranceSeconds: 120,
       logLevel: 'DEBUG',
       archiveGzipLevel: 6,
@@ -184,9 +181,6 @@ describe('SkywatchFunction: configuration per function', () => {
         BLOCKED_URL_BASELINE_MULTIPLIER: '2.5',
         LOG_LEVEL: 'DEBUG',
       }),
-    );
-    expect(envOf('infectionAlerter')).toEqual(
-      expect.objectContaining({ INFECTION_SUMMARY_THRESHOLD: '3', ALERT_ON_CLEAN: 'true' }),
     );
     expect(envOf('cartCustomerWebhook').WEBHOOK_TOLERANCE_SECONDS).toBe('120');
     expect(envOf('reportFetcher').ARCHIVE_GZIP_LEVEL).toBe('6');
@@ -229,7 +223,7 @@ describe('SkywatchFunction: failed asynchronous invocations', () => {
     ['tokenRefresher', 0, 300],
     ['reportFetcher', 2, 21_600],
     ['blockedUrlAlerter', 1, 3600],
-    ['infectionAlerter', 0, 300],
+    ['infectionAlerter', 0, 60],
   ];
   for (const [name, retries, maxAge] of asyncConfig) {
     it(`sends failed ${name} events to its dead-letter queue after ${retries} retries`, () => {

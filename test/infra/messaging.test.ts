@@ -78,17 +78,30 @@ describe('Topics', () => {
     });
   });
 
-  it('subscribes no e-mail unless configured', () => {
-    s.template.resourceCountIs('AWS::SNS::Subscription', 1);
-    s.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'sqs' });
+  it('subscribes nothing unless configured: the notifier has a queue of its own', () => {
+    s.template.resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
-  it('subscribes the notifier queue to health alerts only, in the Chatbot format', () => {
-    s.template.hasResourceProperties('AWS::SNS::Subscription', {
-      Protocol: 'sqs',
-      TopicArn: ref(s.stack.alerts.topic),
-      Endpoint: { 'Fn::GetAtt': [logicalId(s.stack.notifierQueue), 'Arn'] },
-      FilterPolicy: { schema: ['skywatch.alert/v2'] },
+  it('gives the notifier a FIFO queue, grouped per destination and alert, and a FIFO dead-letter queue', () => {
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      FifoQueue: true,
+      DeduplicationScope: 'messageGroup',
+      FifoThroughputLimit: 'perMessageGroupId',
+      VisibilityTimeout: 720,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s.stack.notifierDeadLetterQueue), 'Arn'] },
+        maxReceiveCount: 12,
+      },
+    });
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      FifoQueue: true,
+      MessageRetentionPeriod: 14 * 86_400,
+    });
+    // Lambda's event source hands the notifier batches and takes partial failures.
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(s.stack.notifierQueue), 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
   });
 
@@ -112,7 +125,7 @@ describe('Topics', () => {
       Endpoint: 'ops@example.com',
       TopicArn: ref(stack.ops.topic),
     });
-    template.resourceCountIs('AWS::SNS::Subscription', 3);
+    template.resourceCountIs('AWS::SNS::Subscription', 2);
   });
 });
 

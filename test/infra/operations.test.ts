@@ -16,7 +16,7 @@ describe('Schedules', () => {
     ['reportFetcher', 'cron(0 6 * * ? *)'],
     ['reportBuilder', 'cron(0 8 * * ? *)'],
     ['blockedUrlAlerter', 'rate(1 hour)'],
-    ['infectionAlerter', 'rate(5 minutes)'],
+    ['infectionAlerter', 'rate(1 minute)'],
   ];
   for (const [name, expression] of expected) {
     it(`invokes the ${name} on ${expression}, with undeliverable events to its dead-letter queue`, () => {

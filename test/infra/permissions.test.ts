@@ -119,12 +119,17 @@ describe('SkywatchStack: least privilege, function by function', () => {
   });
 
   for (const name of ['blockedUrlAlerter', 'infectionAlerter'] as const) {
-    it(`lets the ${name} read the token, read/write/delete state/ and publish to the alert topic only`, () => {
+    const queues = name === 'infectionAlerter' ? ', send to the notifier queue' : '';
+    it(`lets the ${name} read the token, read/write/delete state/${queues} and publish to the alert topic only`, () => {
       const fn = s.stack.functions[name];
       const { bucket, key } = s.stack.archive;
       expectExactly(fn, [
         logs(fn),
-        deadLetters(fn),
+        // The infection alerter queues each alert event for the notifier, beside its own
+        // dead letters (one statement: the same actions).
+        name === 'infectionAlerter'
+          ? allow(SQS_SEND, [arn(deadLetterQueue(fn)), arn(s.stack.notifierQueue)].sort(byJson))
+          : deadLetters(fn),
         allow(SECRET_READ, ref(s.stack.secrets.token)),
         allow(S3_READ, [arn(bucket), prefixArn(bucket, 'state/')].sort(byJson)),
         allow([...S3_PUT, 's3:DeleteObject*'], prefixArn(bucket, 'state/')),

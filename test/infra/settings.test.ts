@@ -100,7 +100,7 @@ describe('resolveSettings', () => {
         ...SETTINGS,
         reportFetchTimeUtc: '6am',
         alertEmail: 'soc',
-        alertOnClean: 'yes',
+        athena: 'yes',
         blockedUrlBaselineMultiplier: 0.5,
         archiveGzipLevel: 10,
       }),
@@ -108,8 +108,8 @@ describe('resolveSettings', () => {
       "alertEmail must be an e-mail address; got 'soc'",
       "reportFetchTimeUtc must be a UTC time of day as HH:MM (00:00–23:59); got '6am'",
       'blockedUrlBaselineMultiplier must be a number from 1 to 1000; got 0.5',
-      "alertOnClean must be true or false; got 'yes'",
       'archiveGzipLevel must be an integer from 1 to 9; got 10',
+      "athena must be true or false; got 'yes'",
     ]);
   });
 
@@ -154,6 +154,25 @@ describe('resolveSettings', () => {
     ]);
   });
 
+  it('takes an outbreak threshold of one endpoint or more', () => {
+    expect(
+      resolveSettings({ ...SETTINGS, alertOutbreakThreshold: 15 }).alertOutbreakThreshold,
+    ).toBe(15);
+    expect(issues({ ...SETTINGS, alertOutbreakThreshold: 0 })).toEqual([
+      'alertOutbreakThreshold must be an integer from 1 to 100000; got 0',
+    ]);
+    expect(issues({ ...SETTINGS, alertOutbreakThreshold: 2.5 })).toEqual([
+      'alertOutbreakThreshold must be an integer from 1 to 100000; got 2.5',
+    ]);
+  });
+
+  it('names the retired infection-alert settings as unknown instead of ignoring them', () => {
+    expect(issues({ ...SETTINGS, infectionSummaryThreshold: 10, alertOnClean: false })).toEqual([
+      expect.stringMatching(/^infectionSummaryThreshold is not a Skywatch setting/),
+      expect.stringMatching(/^alertOnClean is not a Skywatch setting/),
+    ]);
+  });
+
   it('names a misspelt setting instead of ignoring it', () => {
     expect(issues({ ...SETTINGS, gsmKey: ['AAAA-BBBB-CCCC-DDDD-EEEE'] })[0]).toMatch(
       /^gsmKey is not a Skywatch setting \(known: baseUrl, authUrl, gsmKeys, /,
@@ -173,7 +192,7 @@ describe('settingsFromContext', () => {
         ...cdkJsonContext(),
         'skywatch:gsmKeys': 'AAAA-BBBB-CCCC-DDDD-EEEE, FFFF-GGGG-HHHH-IIII-JJJJ',
         'skywatch:tokenRefreshMinutes': '3',
-        'skywatch:alertOnClean': 'true',
+        'skywatch:athena': 'false',
         'skywatch:alertEmail': 'soc@example.com',
       },
     });
@@ -181,7 +200,7 @@ describe('settingsFromContext', () => {
       expect.objectContaining({
         gsmKeys: ['AAAA-BBBB-CCCC-DDDD-EEEE', 'FFFF-GGGG-HHHH-IIII-JJJJ'],
         tokenRefreshMinutes: 3,
-        alertOnClean: true,
+        athena: false,
         alertEmail: 'soc@example.com',
       }),
     );

@@ -1,7 +1,8 @@
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HealthAlert } from '../../lib/alerts/index.js';
-import { AlertPublisher } from '../../lib/aws/index.js';
+import { DESTINATION_NAMES, deliveryGroup, type HealthAlert } from '../../lib/alerts/index.js';
+import { DeliveryQueue } from '../../lib/aws/index.js';
 import {
   ChatbotCustomNotification,
   PagerDutyEvent,
@@ -12,7 +13,7 @@ import {
 import { type Destinations, startDestinations } from '../support/notifier-receivers.js';
 import { type Product, startProduct } from '../support/product.js';
 
-/** Health alerts from the alerter through SNS → SQS → notifier to four real local receivers. */
+/** Health alerts from the alerter through the FIFO queue → notifier to four real local receivers. */
 let product: Product;
 let to: Destinations;
 let target: string;
@@ -95,12 +96,14 @@ describe('Function: alert-notifier', () => {
     expect(to.teams.accepted()).toHaveLength(2);
   });
 
-  it('retries 5xx and 429 with back-off, and sends an event SNS delivered twice only once', async () => {
+  it('retries 5xx and 429 with back-off, and sends an event queued twice only once', async () => {
     const before = to.slack.requests.length;
     to.slack.answer = ({ index }) => [503, 429][index - before] ?? 200;
     const alert = { id: 'offline/DUP', title: 'Not seen: H at Site', facts: { daysSinceSeen: 9 } };
     await publish(alert);
+    // SQS drops the copy within its deduplication window; after it, the sent markers do.
     await publish(alert);
+    await publish(alert, 'after-the-window');
     await to.notify();
     expect(to.slack.requests.slice(before).map((r) => r.status)).toEqual([503, 429, 200]);
     for (const r of [to.teams, to.pagerduty, to.webhook])
@@ -152,7 +155,7 @@ describe('Function: alert-notifier', () => {
     const tried = to.webhook.requests.slice(before);
     expect(tried.map((r) => r.status)).toEqual([302, 400, 503, 204]);
     expect(tried.map((r) => r.path)).not.toContain('/hook/moved');
-    expect(await to.deadLetters()).toEqual([]);
+    expect((await to.deadLetters()).filter((d) => d.body.includes('MOVED'))).toEqual([]);
     to.webhook.answer = () => 204;
   });
 
@@ -161,10 +164,12 @@ describe('Function: alert-notifier', () => {
     to.slack.answer = () => 429;
     to.slack.retryAfter = '120';
     await publish({ id: 'offline/SLOW', title: 'Slow down', summary: 'Slow down' });
-    // One receive of the message, as the queue gives it: one post, then back to the queue.
+    // One receive of the messages, as the queue gives them: one post, then back to the queue,
+    // not visible again before the two minutes Slack asked for.
     const outcome = await to.notifyOnce();
     expect(to.slack.requests.slice(before).map((r) => r.status)).toEqual([429]);
     expect(outcome.failures).toBe(1);
+    expect(to.source.retries.at(-1)).toBeGreaterThanOrEqual(120);
     to.slack.answer = () => 200;
     to.slack.retryAfter = '0';
     await to.notify();
@@ -181,20 +186,72 @@ describe('Function: alert-notifier', () => {
     expect(to.teams.requests.slice(before).map((r) => r.status)).toEqual([403]);
     to.teams.answer = () => 202;
     // The operator's redrive moves the dead letters back, their attributes with them.
-    expect(await to.redriveDeadLetters()).toBe(1);
+    expect(await to.redriveDeadLetters()).toBeGreaterThanOrEqual(1);
     await to.notify();
     expect(to.teams.accepted().filter((r) => r.body.includes('Fixed Teams'))).toHaveLength(1);
     // The others had it already: the redrive sends them nothing.
     for (const r of [to.slack, to.pagerduty, to.webhook])
       expect(r.accepted().filter((x) => x.body.includes('Fixed Teams'))).toHaveLength(1);
   });
+
+  it('holds a resolve behind its failing trigger, and only at that destination', async () => {
+    const before = { pd: to.pagerduty.requests.length, slack: to.slack.requests.length };
+    to.pagerduty.answer = ({ index }) => (index - before.pd < 4 ? 503 : 202);
+    await publish({ id: 'offline/ORDER', title: 'In order', summary: 'In order' });
+    await to.notifyDue();
+    // Slack has the trigger at once; PagerDuty's failed and waits for its back-off.
+    expect(to.slack.accepted().filter((r) => r.body.includes('In order'))).toHaveLength(1);
+    await publish({
+      id: 'offline/ORDER',
+      eventId: 'offline/ORDER#2',
+      action: 'resolve',
+      title: 'In order',
+      summary: 'In order',
+    });
+    await to.notifyDue();
+    expect(to.slack.accepted().filter((r) => r.body.includes('In order'))).toHaveLength(2);
+    expect(to.pagerduty.accepted().filter((r) => r.body.includes('ORDER'))).toEqual([]);
+    await to.notify();
+    const pd = to.pagerduty.requests
+      .slice(before.pd)
+      .map((r) => PagerDutyEvent.parse(json(r.body)));
+    expect(pd.map((e) => `${e.event_action}`)).toEqual([
+      'trigger',
+      'trigger',
+      'trigger',
+      'trigger',
+      'trigger',
+      'resolve',
+    ]);
+    // Tried again on a schedule of seconds to minutes, not the queue's twelve.
+    expect(Math.max(...to.source.retries.slice(-2))).toBeLessThanOrEqual(120);
+    to.pagerduty.answer = () => 202;
+  });
+
+  it('answers a test event with what each destination said', async () => {
+    const answer = (await product.run('alert-notifier', {
+      skywatchTestAlert: true,
+      destination: 'pagerduty',
+    })) as { results: { destination: string; action: string; status?: number }[] };
+    expect(answer.results.map((r) => `${r.destination} ${r.action} ${r.status}`)).toEqual([
+      'pagerduty trigger 202',
+      'pagerduty resolve 202',
+    ]);
+    const [trigger, resolve] = to.pagerduty
+      .accepted()
+      .slice(-2)
+      .map((r) => PagerDutyEvent.parse(json(r.body)));
+    expect(trigger?.event_action === 'trigger' && trigger.payload.summary).toMatch(/^\[TEST\]/);
+    expect(resolve).toMatchObject({ event_action: 'resolve', dedup_key: trigger?.dedup_key });
+  });
 });
 
 /**
- * A health alert event published as the alerter publishes it. The same fields make the same
- * message, so publishing twice is SNS delivering one event twice.
+ * A health alert event queued as the alerter queues it: one message per destination. The same
+ * fields make the same messages, so queueing twice is an alerter run that died after queueing
+ * and before recording it; `copy` queues it again as SQS would after its deduplication window.
  */
-async function publish(fields: Partial<HealthAlert> & { id: string }): Promise<void> {
+async function publish(fields: Partial<HealthAlert> & { id: string }, copy = ''): Promise<void> {
   const at = '2026-06-15T12:00:00Z';
   const alert: HealthAlert = {
     schema: 'skywatch.alert/v2',
@@ -215,5 +272,18 @@ async function publish(fields: Partial<HealthAlert> & { id: string }): Promise<v
     facts: {},
     ...fields,
   };
-  await new AlertPublisher(product.aws.clients.sns, product.res.topicArn).publishHealth(alert);
+  if (!copy) {
+    await new DeliveryQueue(product.aws.clients.sqs, product.res.notifierQueueUrl).enqueue(alert);
+    return;
+  }
+  for (const destination of DESTINATION_NAMES)
+    await product.aws.clients.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: product.res.notifierQueueUrl,
+        MessageBody: JSON.stringify({ schema: 'skywatch.delivery/v1', destination, alert }),
+        MessageGroupId: deliveryGroup(destination, alert.id),
+        MessageDeduplicationId: `${copy}-${destination}`,
+        MessageAttributes: { destination: { DataType: 'String', StringValue: destination } },
+      }),
+    );
 }

@@ -114,8 +114,7 @@ beforeAll(async () => {
         },
       ],
     },
-    // A past clock would make every endpoint offline by the functions' clock: health off here.
-    { POWERTOOLS_LOG_LEVEL: 'DEBUG', POWERTOOLS_LOGGER_LOG_EVENT: 'true', HEALTH_ALERTS: 'false' },
+    { POWERTOOLS_LOG_LEVEL: 'DEBUG', POWERTOOLS_LOGGER_LOG_EVENT: 'true' },
   );
   await setCredentials();
   const { emulator } = product;
@@ -211,6 +210,7 @@ beforeAll(async () => {
   await step('token-refresher', 'refresher: credentials fixed');
   await step('infection-alerter', 'alerter: after recovery');
   results.push({ step: 'alerts', text: JSON.stringify(await product.alerts()) });
+  results.push({ step: 'health alerts', text: JSON.stringify(await product.healthAlerts()) });
 }, 120_000);
 afterAll(async () => product?.close());
 

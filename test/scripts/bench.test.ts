@@ -8,6 +8,7 @@ import type { ArchiveAtScale, ArchiveRun } from '../../bench/archive-results.js'
 import type { ColdStart } from '../../bench/cold-start.js';
 import type { FanOut } from '../../bench/fan-out.js';
 import type { LatencyRun } from '../../bench/latency.js';
+import type { TimeToPage } from '../../bench/time-to-page.js';
 import type { TokenEconomy } from '../../bench/token-economy.js';
 
 interface BenchResult {
@@ -17,6 +18,7 @@ interface BenchResult {
   fanOut: FanOut;
   coldStart: { results: ColdStart[] };
   latency: LatencyRun[];
+  timeToPage: TimeToPage;
 }
 
 // `npm run bench` is a command the README promises, and nothing else runs it at every commit:
@@ -39,6 +41,7 @@ beforeAll(async () => {
       BENCH_COLD_RUNS: '1',
       BENCH_LATENCY_ENDPOINTS: '4000',
       BENCH_LATENCY_SITES: '8',
+      BENCH_PAGE_CHANGES: '6',
       // The deployed Node major is a 50 MB download; the run's shape does not depend on it.
       BENCH_NODE: 'current',
       BENCH_RESULTS_DIR: dir,
@@ -105,6 +108,15 @@ describe('Command: npm run bench (toy sizes)', () => {
     expect(result.tokens.passwordGrants).toBe(1);
     expect(result.tokens.tokenCalls).toBeLessThanOrEqual(result.tokens.target);
     expect(result.tokens.reauthenticateEveryRun).toBeGreaterThan(result.tokens.tokenCalls);
+  });
+
+  it('pages every state change through the alerter, the FIFO queue and the notifier', () => {
+    expect(result.timeToPage.missed).toBe(0);
+    expect(result.timeToPage.changes).toBe(6);
+    // The schedule's wait is simulated inside its minute; the processing is measured.
+    expect(result.timeToPage.pageP95Ms).toBeGreaterThan(result.timeToPage.processingP95Ms);
+    expect(result.timeToPage.pageP95Ms).toBeLessThan(60_000 + result.timeToPage.processingP95Ms);
+    expect(stdout).toMatch(/time to page, 6 changes, 60 s schedule +processing p95 [\d.]+ s/);
   });
 
   it('fetches every site of the fan-out', () => {

@@ -77,6 +77,7 @@ export const PagerDutyEvent = z.discriminatedUnion('event_action', [
       class: z.optional(z.string()),
       custom_details: z.optional(z.record(z.string(), z.unknown())),
     }),
+    links: z.optional(z.array(z.object({ href: z.url(), text: z.optional(z.string()) }))),
   }),
   z.object({
     routing_key: z.string().length(32),

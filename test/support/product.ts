@@ -1,5 +1,10 @@
 import { gunzipSync } from 'node:zlib';
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { Context } from 'aws-lambda';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
@@ -23,7 +28,7 @@ export interface Product {
   gsm: string;
   webhookSecret: string;
   run<T = unknown>(name: FunctionName, event?: unknown, context?: Context): Promise<T>;
-  /** Infection and spike alerts (skywatch.alert/v1) received since the last call. */
+  /** Blocked-URL spike alerts (skywatch.alert/v1) received since the last call. */
   alerts(): Promise<Record<string, unknown>[]>;
   /** Health alert events (skywatch.alert/v2, Chatbot format) received since the last call. */
   healthAlerts(): Promise<ReceivedHealthAlert[]>;
@@ -42,6 +47,21 @@ export type ReceivedHealthAlert = HealthAlert & {
   attributes: Record<string, { Value: string }>;
   chatbot: Record<string, unknown>;
 };
+
+/**
+ * Turns the `offline` health kind off in a bucket's alert rules: on an emulator clock set in
+ * the past every endpoint would be offline by the functions' clock. Every other kind, `infected`
+ * among them, is judged as deployed.
+ */
+export async function offlineOffForPastClock(s3: S3Client, bucket: string): Promise<void> {
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: 'state/config/alert-rules.json',
+      Body: JSON.stringify({ kinds: { offline: { enabled: false } } }),
+    }),
+  );
+}
 
 export async function startProduct(
   options: EmulatorOptions = {},
@@ -63,11 +83,9 @@ export async function startProduct(
     POWERTOOLS_METRICS_DISABLED: 'true',
     // Tests run the refresher themselves; nobody else will rotate a rejected token meanwhile.
     TOKEN_WAIT_SECONDS: '0',
-    // On an emulator clock set in the past every endpoint would be offline by the functions'
-    // clock: health alerts are for suites on the real clock (or that ask for them).
-    ...(options.now !== undefined ? { HEALTH_ALERTS: 'false' } : {}),
     ...extraEnv,
   });
+  if (options.now !== undefined) await offlineOffForPastClock(aws.clients.s3, res.bucket);
   // One inbox holds both kinds of message: drained together, handed out separately.
   let v1: Record<string, unknown>[] = [];
   let v2: ReceivedHealthAlert[] = [];

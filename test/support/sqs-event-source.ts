@@ -16,7 +16,8 @@ export interface DrainOutcome {
   failures: number;
 }
 
-function toRecord(m: Message, queueArn: string): SQSRecord {
+/** A received message as Lambda's SQS event source hands it to the handler. */
+export function toRecord(m: Message, queueArn: string): SQSRecord {
   const a = m.Attributes ?? {};
   return {
     messageId: m.MessageId ?? '',
@@ -27,6 +28,10 @@ function toRecord(m: Message, queueArn: string): SQSRecord {
       SentTimestamp: a.SentTimestamp ?? '0',
       SenderId: a.SenderId ?? 'local',
       ApproximateFirstReceiveTimestamp: a.ApproximateFirstReceiveTimestamp ?? '0',
+      // FIFO queues: what Lambda passes on of the message's group and order.
+      ...(a.MessageGroupId ? { MessageGroupId: a.MessageGroupId } : {}),
+      ...(a.MessageDeduplicationId ? { MessageDeduplicationId: a.MessageDeduplicationId } : {}),
+      ...(a.SequenceNumber ? { SequenceNumber: a.SequenceNumber } : {}),
     },
     messageAttributes: Object.fromEntries(
       Object.entries(m.MessageAttributes ?? {}).map(([name, v]) => [

@@ -18,17 +18,25 @@ function sourceOf(alert: HealthAlert): string {
   return names.map((name) => name?.trim()).find((name) => name) ?? alert.id;
 }
 
+/** A link PagerDuty shows on the incident (Events API v2 `links`). */
+export interface EventLink {
+  href: string;
+  text: string;
+}
+
 /**
  * PagerDuty Events API v2 event: the alert id is the dedup_key, so the resolve closes the
- * incident the trigger opened. A resolve needs no payload.
+ * incident the trigger opened. A resolve needs no payload. `links` go on the incident (the
+ * service's console for the endpoint, when the operator configured its address).
  */
-export function pagerDutyEvent(alert: HealthAlert, routingKey: string) {
+export function pagerDutyEvent(alert: HealthAlert, routingKey: string, links: EventLink[] = []) {
   if (alert.action === 'resolve')
     return { routing_key: routingKey, event_action: 'resolve', dedup_key: alert.id };
   return {
     routing_key: routingKey,
     event_action: 'trigger',
     dedup_key: alert.id,
+    ...(links.length > 0 ? { links } : {}),
     payload: {
       summary: alert.title.slice(0, 1024),
       source: sourceOf(alert),

@@ -3,7 +3,7 @@ import type { StateStore } from '../../../lib/aws/index.js';
 import { DAY_MS } from '../../../lib/index.js';
 import { latestPageKey, objectLocation } from '../../../lib/reports/page-keys.js';
 import type { Names } from './kinds.js';
-import { SubjectRecord, subjectKey, subjectsPrefix } from './lifecycle.js';
+import { OUTBREAK, SubjectRecord, subjectKey, subjectsPrefix } from './records.js';
 
 /** A GSM's health alerts at a glance: what is open, by kind and site, and the day's changes. */
 export interface Digest {
@@ -44,7 +44,8 @@ const bump = (m: Partial<Record<HealthKind, number>>, kind: HealthKind) => {
 /**
  * Reads every subject record of the GSM (once a day, with the full check). The site of an
  * endpoint record is not kept in it, so open endpoint alerts are counted under the site
- * `siteOf` knows from the day's walk.
+ * `siteOf` knows from the day's walk. An outbreak's record is skipped: its endpoints' own
+ * records count each of them.
  */
 export async function buildDigest(
   state: StateStore,
@@ -70,6 +71,7 @@ export async function buildDigest(
   const prefix = subjectsPrefix(gsm);
   for await (const { key } of state.list(prefix)) {
     const subject = decodeURIComponent(key.slice(prefix.length, -'.json'.length));
+    if (subject.startsWith(OUTBREAK)) continue;
     const record = await state.get(subjectKey(gsm, subject), SubjectRecord);
     if (!record) continue;
     const site = subject.startsWith('site:') ? subject.slice(5) : (siteOf(subject) ?? '(unknown)');

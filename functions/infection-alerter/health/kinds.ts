@@ -90,6 +90,15 @@ function whoAndWhere(
   };
 }
 
+/** The endpoint kinds that name what is wrong; any one active silences `attention-required`. */
+const SPECIFIC: ReadonlySet<HealthKind> = new Set([
+  'infected',
+  'protection-off',
+  'offline',
+  'uninstalled',
+  'other-antivirus',
+]);
+
 /** What every kind of one endpoint says, and which kinds the entry could not tell. */
 export function evaluateEndpoint(
   entry: Loose,
@@ -136,7 +145,10 @@ export function evaluateEndpoint(
     if (!basic && !extended) add('infected', undefined, {});
     else {
       const r = readInfection({ BasicInfo: basic, ExtendedInfo: extended } as never);
-      add('infected', r.infected, {
+      // Any sign of a threat is enough to tell infected; only BasicInfo.Infected tells clean,
+      // and reading its absence as clean would close an open infection.
+      const told = r.infected || bool(basic?.Infected) !== undefined;
+      add('infected', told ? r.infected : undefined, {
         threat: r.threat.join('|') || null,
         activeThreats: r.activeThreats,
       });
@@ -167,7 +179,14 @@ export function evaluateEndpoint(
       otherProductVersion: str(os?.OtherAVProductVersion) || null,
     });
   }
-  if (on('attention-required')) add('attention-required', bool(basic?.AttentionRequired), {});
+  if (on('attention-required')) {
+    // The agent asks for attention whenever something is wrong with it (the service sets
+    // AttentionRequired on an infected or unprotected agent): one problem, one alert, so this
+    // kind stands only for what no more specific kind names.
+    const flagged = bool(basic?.AttentionRequired);
+    const named = observations.some((o) => o.active && SPECIFIC.has(o.kind));
+    add('attention-required', flagged === undefined ? undefined : flagged && !named, {});
+  }
   return { observations, skipped };
 }
 

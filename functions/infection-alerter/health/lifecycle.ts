@@ -1,7 +1,22 @@
-import { HealthAlert, HealthKind } from '../../../lib/alerts/index.js';
-import type { AlertPublisher, StateStore } from '../../../lib/aws/index.js';
+import { randomUUID } from 'node:crypto';
+import type { HealthAlert, HealthKind } from '../../../lib/alerts/index.js';
+import {
+  type AlertPublisher,
+  ConditionalRecords,
+  type DeliveryQueue,
+  type StateStore,
+} from '../../../lib/aws/index.js';
 import * as z from '../../../lib/zod.js';
 import type { Observation } from './kinds.js';
+import {
+  type KindState,
+  OutboxEntry,
+  outboxKey,
+  outboxPrefix,
+  outbreakOutboxPrefix,
+  SubjectRecord,
+  subjectKey,
+} from './records.js';
 
 /**
  * The lifecycle of health alerts, kept in S3 so that it survives failed, overlapping and dead
@@ -13,53 +28,30 @@ import type { Observation } from './kinds.js';
  * - draining publishes an entry, then moves the record to it (only from `seq - 1`), then deletes
  *   the entry. A run that dies anywhere leaves the entry for the next drain; an entry whose seq
  *   the record already reached (a late duplicate) is deleted unsent.
- * SNS may so see an event twice (published, then the run died before the record moved); both
- * carry the same eventId (`id#seq`), on which the notifier de-duplicates per destination.
+ * Sending an entry queues it for the notifier (one FIFO message per destination, in the
+ * alert's message group: lib/aws/delivery-queue.ts) and publishes it to the alert topic (e-mail,
+ * AWS Chatbot). Because seq n is sent only once the record shows n - 1, each alert's events
+ * enter its message groups in order, which FIFO keeps to the receiver. A run that dies after
+ * sending and before the record moved sends the entry again: SQS drops the copy within its
+ * deduplication window and the notifier's sent markers after it; the topic may show it twice.
+ * Overlapping runs see the same entries: a claim on sending each (lib/aws/conditional-record.ts,
+ * leased past the alerter's timeout) lets one of them send it; a refused send releases it.
+ * A muted entry (an endpoint grouped into its site's outbreak: health/outbreak.ts) goes the same
+ * way, its record moved and nothing sent.
  */
-const KindState = z.object({
-  open: z.boolean(),
-  seq: z.number().check(z.int(), z.minimum(0)),
-  openedAt: z.nullable(z.string()),
-  /** When its last transition happened (for the daily digest). */
-  changedAt: z.optional(z.string()),
-});
-export const SubjectRecord = z.object({ alerts: z.partialRecord(HealthKind, KindState) });
-export type SubjectRecord = z.infer<typeof SubjectRecord>;
+const CLOSED: KindState = { open: false, seq: 0, openedAt: null };
 
-export const OutboxEntry = z.object({
-  subject: z.string(),
-  seq: z.number(),
-  createdAt: z.string(),
-  alert: HealthAlert,
-});
-export type OutboxEntry = z.infer<typeof OutboxEntry>;
-
-const enc = encodeURIComponent;
-const root = (gsm: string) => `health/${enc(gsm)}/`;
-export const subjectsPrefix = (gsm: string) => `${root(gsm)}subjects/`;
-export const subjectKey = (gsm: string, subject: string) =>
-  `${subjectsPrefix(gsm)}${enc(subject)}.json`;
-export const outboxPrefix = (gsm: string) => `${root(gsm)}outbox/`;
-const outboxKey = (gsm: string, subject: string, kind: HealthKind, seq: number) =>
-  `${outboxPrefix(gsm)}${enc(subject)}/${kind}/${String(seq).padStart(10, '0')}.json`;
-
-/** The subject name a record is kept under: the MachineID, or `site:` and the keycode. */
-export const siteSubject = (site: string) => `site:${site}`;
-
-/** Subjects that have a record, so a walk reads records only where one can exist. */
-export async function knownSubjects(state: StateStore, gsm: string): Promise<Set<string>> {
-  const prefix = subjectsPrefix(gsm);
-  const known = new Set<string>();
-  for await (const { key } of state.list(prefix))
-    known.add(decodeURIComponent(key.slice(prefix.length, -'.json'.length)));
-  return known;
+export interface RecordOptions {
+  /** Kinds whose trigger is recorded muted: its site's outbreak of that kind is open. */
+  mute?: (kind: HealthKind) => boolean;
+  /** Each entry this call created, with its key. */
+  onCreated?: (entry: OutboxEntry, key: string) => void;
 }
-
-const CLOSED = { open: false, seq: 0, openedAt: null };
 
 /**
  * Writes an outbox entry for every observation that is a transition against the subject's
- * record. Answers how many entries this call created (an existing one is another run's).
+ * record. Answers how many entries this call created (an existing one is another run's). The
+ * resolve of an incarnation whose trigger was muted is muted too: it was never opened anywhere.
  */
 export async function recordTransitions(
   state: StateStore,
@@ -67,6 +59,7 @@ export async function recordTransitions(
   subject: string,
   observations: readonly Observation[],
   now: number,
+  options: RecordOptions = {},
 ): Promise<number> {
   if (observations.length === 0) return 0;
   const record = await state.get(subjectKey(gsm, subject), SubjectRecord);
@@ -82,72 +75,166 @@ export async function recordTransitions(
       action: o.active ? 'trigger' : 'resolve',
       openedAt: o.active ? o.alert.occurredAt : (current.openedAt ?? o.alert.occurredAt),
     };
-    const entry: OutboxEntry = { subject, seq, createdAt: new Date(now).toISOString(), alert };
-    if (await state.create(outboxKey(gsm, subject, o.kind, seq), entry)) created++;
+    const muted = o.active ? options.mute?.(o.kind) : current.muted !== undefined;
+    const entry: OutboxEntry = {
+      subject,
+      seq,
+      createdAt: new Date(now).toISOString(),
+      alert,
+      ...(muted ? { muted: 'outbreak' as const } : {}),
+    };
+    const key = outboxKey(gsm, subject, o.kind, seq);
+    if (await state.create(key, entry)) {
+      created++;
+      options.onCreated?.(entry, key);
+    }
   }
   return created;
 }
 
 export interface Drained {
   published: number;
+  /** Muted entries (an outbreak's members): the record moved, nothing was sent. */
+  muted: number;
   /** Entries whose transition the record already showed: deleted unsent. */
   stale: number;
-  /** Entries left for a later run because SNS refused them. */
+  /** Entries left for a later run because SQS or SNS refused them. */
   failed: number;
   events: HealthAlert[];
 }
 
 /**
- * Publishes every pending transition of a GSM and moves the records. A refused publish leaves
- * its entry for the next run and fails this one (after the others were sent).
+ * How long a run's claim on sending an entry holds off the others: longer than the alerter's
+ * 2-minute timeout, so a claim past it has a dead owner, whose entry the next run sends.
+ */
+export const SEND_LEASE_MS = 150_000;
+const SENDING = '.sending';
+
+/**
+ * What draining does with a muted entry (health/outbreak.ts keeps the outbreaks). Without it, a
+ * muted entry is sent like any other: nothing is held back that no outbreak stands for.
+ */
+export interface MutedEntries {
+  /** A muted trigger: `join` its outbreak (moved unsent), `wait` for it, or `send` it after all. */
+  trigger(entry: OutboxEntry): Promise<'join' | 'wait' | 'send'>;
+  /** A muted resolve, before its record moves. */
+  resolve(entry: OutboxEntry): Promise<void>;
+}
+
+export interface DrainOptions {
+  sendLeaseMs: number;
+  muted?: MutedEntries;
+}
+
+/**
+ * Outbox entries in the order they are drained: outbreaks first, so that the trigger of an
+ * outbreak is out before its members (muted, waiting for it) are taken; then the rest.
+ */
+async function* pendingKeys(state: StateStore, gsm: string): AsyncGenerator<string> {
+  const groups = outbreakOutboxPrefix(gsm);
+  for await (const { key } of state.list(groups)) if (!key.endsWith(SENDING)) yield key;
+  for await (const { key } of state.list(outboxPrefix(gsm)))
+    if (!key.endsWith(SENDING) && !key.startsWith(groups)) yield key;
+}
+
+/** An entry and where its record stands: `stale` (already shown) or `next` (its turn). */
+async function readPending(state: StateStore, gsm: string, key: string) {
+  const found = await state.get(key, OutboxEntry);
+  if (!found) return undefined; // drained by an overlapping run meanwhile
+  const entry = found.value;
+  const record = await state.get(subjectKey(gsm, entry.subject), SubjectRecord);
+  const current = record?.value.alerts[entry.alert.kind] ?? CLOSED;
+  return { entry, stale: current.seq >= entry.seq, next: current.seq === entry.seq - 1 };
+}
+
+/**
+ * Sends every pending transition of a GSM and moves the records; a muted one moves its record
+ * unsent. A refused send leaves its entry for the next run and fails this one (after the others
+ * were sent).
  */
 export async function drainOutbox(
-  deps: { state: StateStore; alerts: AlertPublisher },
+  deps: { state: StateStore; alerts: AlertPublisher; deliveries: DeliveryQueue },
   gsm: string,
+  options: DrainOptions = { sendLeaseMs: SEND_LEASE_MS },
 ): Promise<Drained> {
   const { state } = deps;
-  const out: Drained = { published: 0, stale: 0, failed: 0, events: [] };
+  const sends = new ConditionalRecords(state, { result: z.literal('sent') });
+  const owner = randomUUID();
+  const out: Drained = { published: 0, muted: 0, stale: 0, failed: 0, events: [] };
   const errors: unknown[] = [];
-  for await (const { key } of state.list(outboxPrefix(gsm))) {
-    const found = await state.get(key, OutboxEntry);
-    if (!found) continue; // drained by an overlapping run meanwhile
-    const entry = found.value;
-    const kind = entry.alert.kind;
-    const recordKey = subjectKey(gsm, entry.subject);
-    const current = (await state.get(recordKey, SubjectRecord))?.value.alerts[kind] ?? CLOSED;
-    if (current.seq >= entry.seq) {
+  for await (const key of pendingKeys(state, gsm)) {
+    const seen = await readPending(state, gsm, key);
+    if (!seen) continue;
+    if (seen.stale) {
       await state.delete(key);
       out.stale++;
       continue;
     }
     // An earlier transition is still pending (its entry sorts first and failed): keep order.
-    if (current.seq !== entry.seq - 1) continue;
+    if (!seen.next) continue;
+    // Overlapping runs list the same entries: the one that claims an entry sends it.
+    const claimKey = `${key}${SENDING}`;
+    const claimed = await sends.claim(claimKey, { owner, leaseMs: options.sendLeaseMs });
+    if (claimed.kind !== 'claimed') continue;
+    // Read again under the claim: a run that finished the entry between the first read and the
+    // claim deleted it, and a late copy of it finds the record moved. Acting on the first read
+    // would send it twice, or add a member back to an outbreak it has left.
+    const held = await readPending(state, gsm, key);
+    if (!held?.next) {
+      if (held?.stale) await state.delete(key);
+      await state.delete(claimKey);
+      continue;
+    }
+    const { entry } = held;
+    let how: 'send' | 'join' | 'wait' | 'leave' = 'send';
     try {
-      await deps.alerts.publishHealth(entry.alert);
+      if (entry.muted && options.muted) {
+        if (entry.alert.action === 'trigger') how = await options.muted.trigger(entry);
+        else {
+          await options.muted.resolve(entry);
+          how = 'leave';
+        }
+      }
+      if (how === 'wait') {
+        await state.delete(claimKey);
+        continue;
+      }
+      if (how === 'send') {
+        await deps.deliveries.enqueue(entry.alert);
+        await deps.alerts.publishHealth(entry.alert);
+      }
     } catch (error) {
+      await sends.release(claimed.claim).catch(() => undefined);
       errors.push(error);
       out.failed++;
       continue;
     }
-    await state.update(recordKey, SubjectRecord, (record) => {
-      const now = record?.alerts[kind] ?? CLOSED;
-      if (now.seq !== entry.seq - 1) return undefined;
-      return {
-        alerts: {
-          ...record?.alerts,
-          [kind]: {
-            open: entry.alert.action === 'trigger',
-            seq: entry.seq,
-            openedAt: entry.alert.openedAt,
-            changedAt: entry.alert.occurredAt,
-          },
-        },
-      };
-    });
+    await moveRecord(state, gsm, entry, how === 'join');
     await state.delete(key);
-    out.published++;
-    out.events.push(entry.alert);
+    await state.delete(claimKey);
+    if (how === 'send') {
+      out.published++;
+      out.events.push(entry.alert);
+    } else out.muted++;
   }
   if (errors.length > 0) throw new AggregateError(errors, `${errors.length} alert(s) not sent`);
   return out;
+}
+
+/** Moves the subject's record to the entry's transition, only from the one before it. */
+async function moveRecord(state: StateStore, gsm: string, entry: OutboxEntry, muted: boolean) {
+  const kind = entry.alert.kind;
+  await state.update(subjectKey(gsm, entry.subject), SubjectRecord, (record) => {
+    const now = record?.alerts[kind] ?? CLOSED;
+    if (now.seq !== entry.seq - 1) return undefined;
+    // A new state: an outbreak's members start empty on its trigger, and end with its resolve.
+    const next: KindState = {
+      open: entry.alert.action === 'trigger',
+      seq: entry.seq,
+      openedAt: entry.alert.openedAt,
+      changedAt: entry.alert.occurredAt,
+      ...(muted ? { muted: 'outbreak' as const } : {}),
+    };
+    return { alerts: { ...record?.alerts, [kind]: next } };
+  });
 }

@@ -1,5 +1,5 @@
 import type { HealthKind } from '../../../lib/alerts/index.js';
-import type { AlertPublisher, StateStore } from '../../../lib/aws/index.js';
+import type { AlertPublisher, DeliveryQueue, StateStore } from '../../../lib/aws/index.js';
 import type { AgentStatusGroup, SkywatchClient } from '../../../lib/index.js';
 import * as z from '../../../lib/zod.js';
 import { UNBOUNDED, type WalkBudget } from '../walk-budget.js';
@@ -13,14 +13,10 @@ import {
   type LicenceFacts,
   readLicence,
 } from './kinds.js';
-import {
-  type Drained,
-  drainOutbox,
-  knownSubjects,
-  recordTransitions,
-  siteSubject,
-} from './lifecycle.js';
+import { type Drained, recordTransitions, SEND_LEASE_MS } from './lifecycle.js';
 import { loadNames } from './names.js';
+import { DEFAULT_OUTBREAK_THRESHOLD, Outbreaks } from './outbreak.js';
+import { knownSubjects, siteSubject } from './records.js';
 import { loadRules, ruleFor } from './rules.js';
 
 /** The status groups the health kinds read. */
@@ -43,6 +39,13 @@ export interface HealthSettings {
   onNameError?: (error: unknown) => void;
   /** When the full check stops at a page boundary and leaves the rest to the next run. */
   budget?: WalkBudget;
+  /** How long one run's claim on sending a transition holds off overlapping runs. */
+  sendLeaseMs?: number;
+  /**
+   * More endpoints of one site than this triggering one kind in a run make an outbreak: one
+   * alert for the site, theirs recorded, not sent (health/outbreak.ts). Default 5.
+   */
+  outbreakThreshold?: number;
 }
 
 export interface HealthOutcome {
@@ -56,19 +59,28 @@ export interface HealthOutcome {
   /** This run's part of a full check, when one was due or under way. */
   fullCheckWalk?: WalkReport;
   published: number;
+  /** Transitions recorded and not sent: endpoints of an outbreak. */
+  muted: number;
+  /** Outbreaks this run opened, and resolved. */
+  outbreaks: { opened: number; resolved: number };
   stale: number;
 }
 
 const FullCheck = z.object({ at: z.string() });
 const fullCheckKey = (gsm: string) => `health/${encodeURIComponent(gsm)}/full-check.json`;
 
-type Deps = { client: SkywatchClient; state: StateStore; alerts: AlertPublisher };
+type Deps = {
+  client: SkywatchClient;
+  state: StateStore;
+  alerts: AlertPublisher;
+  deliveries: DeliveryQueue;
+};
 
 /**
- * One run's health alerting for one GSM: `observe` takes each status entry the infection walk
- * reads (the endpoints changed since its cursor), `finish` runs the periodic full check when it
- * is due (or goes on with one an earlier run paused at its deadline: health/full-check.ts),
- * evaluates the site kinds and sends every pending transition.
+ * One run's health alerting for one GSM: `observe` takes each status entry the walk of changes
+ * reads (the endpoints changed since its cursor: changes-walk.ts), `finish` runs the periodic
+ * full check when it is due (or goes on with one an earlier run paused at its deadline:
+ * health/full-check.ts), evaluates the site kinds and sends every pending transition.
  */
 export class HealthPass {
   private readonly outcome: HealthOutcome = {
@@ -77,6 +89,8 @@ export class HealthPass {
     skipped: {},
     fullCheck: false,
     published: 0,
+    muted: 0,
+    outbreaks: { opened: 0, resolved: 0 },
     stale: 0,
   };
   private readonly licences = new Map<string, LicenceFacts>();
@@ -89,6 +103,7 @@ export class HealthPass {
     private readonly settings: HealthSettings,
     private readonly ctx: EvaluationContext,
     private readonly known: Set<string>,
+    private readonly outbreaks: Outbreaks,
   ) {}
 
   static async start(deps: Deps, gsm: string, settings: HealthSettings): Promise<HealthPass> {
@@ -101,7 +116,10 @@ export class HealthPass {
       now,
       rule: (site, kind) => ruleFor(rules, gsm, site, kind),
     };
-    return new HealthPass(deps, gsm, settings, ctx, await knownSubjects(deps.state, gsm));
+    const known = await knownSubjects(deps.state, gsm);
+    const threshold = settings.outbreakThreshold ?? DEFAULT_OUTBREAK_THRESHOLD;
+    const outbreaks = new Outbreaks(deps.state, ctx, threshold, known);
+    return new HealthPass(deps, gsm, settings, ctx, known, outbreaks);
   }
 
   /** Evaluates one status entry; writes the transitions it shows. */
@@ -118,13 +136,8 @@ export class HealthPass {
     // No record and nothing active: nothing can start or clear, so no state call.
     if (!observations.some((o) => o.active) && !this.known.has(subject)) return;
     if (site) this.sites.set(subject, site);
-    this.outcome.transitions += await recordTransitions(
-      this.deps.state,
-      this.gsm,
-      subject,
-      observations,
-      this.ctx.now,
-    );
+    // evaluateEndpoint observes nothing without a site: an entry without KC records nothing.
+    if (site) this.outcome.transitions += await this.outbreaks.record(subject, site, observations);
   };
 
   async finish(): Promise<HealthOutcome & { events: Drained['events'] }> {
@@ -161,7 +174,14 @@ export class HealthPass {
         this.ctx.now,
       );
     }
-    const drained = await drainOutbox(this.deps, this.gsm);
+    // The run's triggers are all counted: above the threshold, a site's kind is an outbreak.
+    this.outcome.transitions += await this.outbreaks.open();
+    const drained = await this.outbreaks.drain(this.deps, {
+      sendLeaseMs: this.settings.sendLeaseMs ?? SEND_LEASE_MS,
+      sweep: checked,
+    });
+    this.outcome.transitions += this.outbreaks.resolved;
+    this.outcome.outbreaks = { opened: this.outbreaks.opened, resolved: this.outbreaks.resolved };
     if (checked) {
       // The daily digest goes with the full check: once a day, after the day's transitions.
       const digest = await buildDigest(
@@ -185,6 +205,7 @@ export class HealthPass {
     return {
       ...this.outcome,
       published: drained.published,
+      muted: drained.muted,
       stale: drained.stale,
       events: drained.events,
     };

@@ -37,7 +37,7 @@ export interface ScenarioResult {
   manifests: Map<string, string>;
   /** Daily runs whose manifest said the day is incomplete. */
   incompleteDays: string[];
-  /** MachineIDs, one per alert naming them (summaries included). */
+  /** MachineIDs, one per `infected` trigger naming them. */
   infectionAlerts: string[];
   /** `siteKey/day`, one per spike alert. */
   spikeAlerts: string[];
@@ -66,11 +66,6 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     {
       // Warnings carry the client's retries; everything else stays quiet.
       POWERTOOLS_LOG_LEVEL: 'WARN',
-      // Individual alerts even when an outage batches several ticks' infections.
-      INFECTION_SUMMARY_THRESHOLD: '50',
-      // The scenario's clock starts in the past, so every endpoint would be offline by the
-      // functions' clock; health alerts have their own scenario (health-alerts.test.ts).
-      HEALTH_ALERTS: 'false',
       ...options.env,
     },
   );
@@ -184,12 +179,7 @@ async function drive(
   const stats = emulator.stats();
 
   const alerts = await product.alerts();
-  const machineIdsOf = (a: Record<string, unknown>): string[] => {
-    const details = a.details as { machineId?: string; endpoints?: { machineId: string }[] };
-    return a.kind === 'infection-summary'
-      ? (details.endpoints ?? []).map((e) => e.machineId)
-      : [details.machineId ?? ''];
-  };
+  const health = await product.healthAlerts();
   return {
     ticks: options.ticks,
     days: day,
@@ -197,9 +187,9 @@ async function drive(
     archive: await archiveHashes(product, 'reports/'),
     manifests: await archiveHashes(product, 'manifests/'),
     incompleteDays,
-    infectionAlerts: alerts
-      .filter((a) => a.kind === 'infection' || a.kind === 'infection-summary')
-      .flatMap(machineIdsOf),
+    infectionAlerts: health
+      .filter((a) => a.kind === 'infected' && a.action === 'trigger')
+      .map((a) => a.machineId ?? ''),
     spikeAlerts: alerts
       .filter((a) => a.kind === 'blocked-url-spike')
       .map((a) => `${a.site}/${(a.details as { day: string }).day}`),

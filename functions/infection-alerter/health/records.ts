@@ -1,0 +1,69 @@
+import { HealthAlert, HealthKind } from '../../../lib/alerts/index.js';
+import type { StateStore } from '../../../lib/aws/index.js';
+import * as z from '../../../lib/zod.js';
+
+// What the lifecycle of health alerts keeps in S3 (health/lifecycle.ts): a record per subject
+// and kind, and the outbox of transitions not yet sent, under `state/health/<GSM>/`.
+
+/**
+ * An outbreak's members (health/outbreak.ts), on the outbreak's own record: every endpoint that
+ * joined this incarnation (for the resolve's list), those still open, and `closing` once the last
+ * cleared and its resolve was decided (no endpoint joins it after that).
+ */
+export const OutbreakMembers = z.object({
+  members: z.array(z.object({ subject: z.string(), name: z.string() })),
+  open: z.array(z.string()),
+  closing: z.optional(z.boolean()),
+});
+export type OutbreakMembers = z.infer<typeof OutbreakMembers>;
+
+const KindState = z.object({
+  open: z.boolean(),
+  seq: z.number().check(z.int(), z.minimum(0)),
+  openedAt: z.nullable(z.string()),
+  /** When its last transition happened (for the daily digest). */
+  changedAt: z.optional(z.string()),
+  /** This incarnation's trigger was not sent: it belongs to its site's outbreak. */
+  muted: z.optional(z.literal('outbreak')),
+  outbreak: z.optional(OutbreakMembers),
+});
+export type KindState = z.infer<typeof KindState>;
+export const SubjectRecord = z.object({ alerts: z.partialRecord(HealthKind, KindState) });
+export type SubjectRecord = z.infer<typeof SubjectRecord>;
+
+export const OutboxEntry = z.object({
+  subject: z.string(),
+  seq: z.number(),
+  createdAt: z.string(),
+  alert: HealthAlert,
+  /** Recorded, not sent: the transition of an endpoint grouped into its site's outbreak. */
+  muted: z.optional(z.literal('outbreak')),
+});
+export type OutboxEntry = z.infer<typeof OutboxEntry>;
+
+const enc = encodeURIComponent;
+const root = (gsm: string) => `health/${enc(gsm)}/`;
+export const subjectsPrefix = (gsm: string) => `${root(gsm)}subjects/`;
+export const subjectKey = (gsm: string, subject: string) =>
+  `${subjectsPrefix(gsm)}${enc(subject)}.json`;
+export const outboxPrefix = (gsm: string) => `${root(gsm)}outbox/`;
+export const outboxKey = (gsm: string, subject: string, kind: HealthKind, seq: number) =>
+  `${outboxPrefix(gsm)}${enc(subject)}/${kind}/${String(seq).padStart(10, '0')}.json`;
+
+/** The subject name a record is kept under: the MachineID, or `site:` and the keycode. */
+export const siteSubject = (site: string) => `site:${site}`;
+/** The subject of a site's outbreaks (health/outbreak.ts), one kind each. */
+export const OUTBREAK = 'outbreak:';
+export const outbreakSubject = (site: string) => `${OUTBREAK}${site}`;
+/** Where the outbreaks' records, and their outbox entries, are. */
+export const outbreakSubjectsPrefix = (gsm: string) => `${subjectsPrefix(gsm)}${enc(OUTBREAK)}`;
+export const outbreakOutboxPrefix = (gsm: string) => `${outboxPrefix(gsm)}${enc(OUTBREAK)}`;
+
+/** Subjects that have a record, so a walk reads records only where one can exist. */
+export async function knownSubjects(state: StateStore, gsm: string): Promise<Set<string>> {
+  const prefix = subjectsPrefix(gsm);
+  const known = new Set<string>();
+  for await (const { key } of state.list(prefix))
+    known.add(decodeURIComponent(key.slice(prefix.length, -'.json'.length)));
+  return known;
+}

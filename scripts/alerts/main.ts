@@ -1,0 +1,64 @@
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { TEST_USAGE, testCommand } from './test-command.js';
+
+/** Where a command writes: the process's streams, or a test's buffers. */
+export interface AlertsIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** What a command reads from outside; the process's own by default. */
+export interface AlertsContext {
+  env?: NodeJS.ProcessEnv;
+  /** Secrets Manager; by default the SDK's own chain (AWS_ENDPOINT_URL points it at moto). */
+  secrets?: SecretsManagerClient;
+}
+
+/** A subcommand: its arguments after its name; answers the exit status. */
+export type AlertsCommand = (
+  argv: readonly string[],
+  io: AlertsIo,
+  context: AlertsContext,
+) => Promise<number>;
+
+// `route`, `mute`, `unmute` and `mutes` will join `test` here, each in a file of its own.
+const COMMANDS: Record<string, AlertsCommand> = { test: testCommand };
+
+export const USAGE = `Usage: npm run alerts -- <command> [options]
+
+Health alerts and their destinations (docs/operations.md, "Notifier and destinations").
+
+Commands:
+  test    send a test alert, a trigger then its resolve, to each destination of the
+          notifier's secret, and print what each answered
+
+${TEST_USAGE}
+
+Exit status: 0 when every destination took every event, 1 when one did not or nothing could
+be sent, 2 for a command line it does not understand.`;
+
+/**
+ * `npm run alerts -- <command>`: runs one subcommand and answers the exit status. Failures are
+ * one message on stderr, never a stack, and never a destination's URL or key.
+ *
+ * @example
+ * process.exitCode = await main(['test', '--destination', 'slack'], io);
+ */
+export async function main(
+  argv: readonly string[],
+  io: AlertsIo,
+  context: AlertsContext = {},
+): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    io.stderr(`${USAGE}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`alerts ${name}: not yet; the commands are: ${Object.keys(COMMANDS).join(', ')}\n\n`);
+    io.stderr(`${USAGE}\n`);
+    return 2;
+  }
+  return command(rest, io, context);
+}
