@@ -244,6 +244,25 @@ describe('Function: alert-notifier', () => {
     expect(trigger?.event_action === 'trigger' && trigger.payload.summary).toMatch(/^\[TEST\]/);
     expect(resolve).toMatchObject({ event_action: 'resolve', dedup_key: trigger?.dedup_key });
   });
+
+  it('gives one infected endpoint exactly one notification per channel', async () => {
+    const site = product.emulator.info().gsms[0]?.sites[2]?.key ?? '';
+    const infected = product.emulator.machineIds(site, 20)[14] ?? '';
+    const receivers = [to.slack, to.teams, to.pagerduty, to.webhook];
+    const before = receivers.map((r) => r.requests.length);
+    await product.healthAlerts();
+    // The agent also asks for attention, as the real service's do when infected: no second alert.
+    product.emulator.endpointAction(infected, 'infect', 'Trojan|Win32|Single');
+    await run();
+    await to.notify();
+    receivers.forEach((r, i) => {
+      const got = r.requests.slice(before[i]).filter((x) => x.body.includes(infected));
+      expect(got.map((x) => x.status >= 200 && x.status < 300)).toEqual([true]);
+    });
+    // The topic (e-mail, Chatbot): one message too.
+    const sns = (await product.healthAlerts()).filter((a) => a.machineId === infected);
+    expect(sns.map((a) => `${a.kind} ${a.action}`)).toEqual(['infected trigger']);
+  });
 });
 
 /**
