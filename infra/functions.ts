@@ -56,9 +56,8 @@ export interface FunctionDeps {
 export const NOTIFIER_TIMEOUT = Duration.seconds(NOTIFIER_QUEUE.timeoutSeconds);
 
 /**
- * Creates the six functions (five products, the report fetcher's site worker being the sixth
- * entry) with exactly the grants each needs. Nothing but the token refresher writes the token
- * secret.
+ * Creates the eight functions (the report fetcher's archive worker among them) with exactly the
+ * grants each needs. Nothing but the token refresher writes the token secret.
  */
 export function createFunctions(
   scope: Construct,

@@ -152,7 +152,7 @@ export class SkywatchStack extends Stack {
         },
         ReportBuilder: {
           target: f.reportBuilder,
-          // Two hours after the archive starts: a day fanned out to site workers is complete
+          // Two hours after the archive starts: a day handed over to the archive worker is complete
           // by then, and a page built early is rebuilt by hand ({"date": …}) or the next day.
           schedule: events.Schedule.cron({ hour: String((Number(hour) + 2) % 24), minute }),
           description:

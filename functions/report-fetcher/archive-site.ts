@@ -49,7 +49,7 @@ export function storeSite(
   });
 }
 
-/** A site's whole work (the SQS site worker's unit). */
+/** A site's whole work (a task of the day's job, in the fetcher or its archive worker). */
 export async function archiveSite(
   client: SkywatchClient,
   store: ReportStore,

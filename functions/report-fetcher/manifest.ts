@@ -101,14 +101,3 @@ export async function settleManifest(manifests: StateStore, job: DayJob): Promis
   await writeManifest(manifests, manifest);
   return manifest;
 }
-
-/** The stored manifest of a day, when there is one this version can read. */
-export async function readManifest(
-  manifests: StateStore,
-  gsm: string,
-  day: string,
-): Promise<Manifest | undefined> {
-  const current = await manifests.get(manifestKey(gsm, day), z.unknown());
-  const parsed = z.safeParse(Manifest, current?.value);
-  return parsed.success ? parsed.data : undefined;
-}

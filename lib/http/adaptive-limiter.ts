@@ -115,11 +115,6 @@ export class AdaptiveLimiter {
     this.counts.lowest = this.limit;
   }
 
-  /** A limiter that starts from a saved state (or from `initial` when the state is unusable). */
-  static restore(state: unknown, options: AdaptiveLimiterOptions): AdaptiveLimiter {
-    return new AdaptiveLimiter({ ...options, state });
-  }
-
   /** Slots now: the whole part of the limit. */
   get limit(): number {
     return Math.floor(this.current);

@@ -11,24 +11,3 @@ export const TokenResponse = z.lazy(() =>
   }),
 );
 export type TokenResponse = z.infer<typeof TokenResponse>;
-
-/** RFC 6749 §5.2 error body. */
-export const OAuthErrorBody = z.lazy(() =>
-  z.looseObject({
-    error: z.string(),
-    error_description: z.optional(z.string()),
-  }),
-);
-
-/** RFC 9457 problem details (loose: every field optional). */
-export const ProblemBody = z.lazy(() =>
-  z.looseObject({
-    type: z.optional(z.string()),
-    title: z.optional(z.string()),
-    status: z.optional(z.number()),
-    code: z.optional(z.string()),
-    detail: z.optional(z.string()),
-    errors: z.optional(z.record(z.string(), z.array(z.string()))),
-    traceId: z.optional(z.string()),
-  }),
-);

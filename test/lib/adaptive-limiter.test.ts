@@ -200,14 +200,12 @@ describe('Class: AdaptiveLimiter', () => {
     }
     l.observe({ status: 429, durationMs: 80 });
     const saved = JSON.parse(JSON.stringify(l.save()));
-    const restored = AdaptiveLimiter.restore(saved, { initial: 8, min: 1, max: 16 });
+    const restored = new AdaptiveLimiter({ initial: 8, min: 1, max: 16, state: saved });
     expect(restored.limit).toBe(4);
     expect(restored.save()).toEqual(l.save());
     expect(restored.stats().startedFrom).toBe('state');
-    const viaOption = new AdaptiveLimiter({ initial: 8, min: 1, max: 16, state: saved });
-    expect(viaOption.save()).toEqual(l.save());
     // A limit learned under other bounds is brought within the new ones.
-    expect(AdaptiveLimiter.restore(saved, { initial: 6, min: 5, max: 10 }).limit).toBe(5);
+    expect(new AdaptiveLimiter({ initial: 6, min: 5, max: 10, state: saved }).limit).toBe(5);
   });
 
   it('starts from initial when the saved state is unusable', () => {
@@ -225,7 +223,7 @@ describe('Class: AdaptiveLimiter', () => {
       { limit: Number.NaN, baselineMs: null },
     ];
     for (const state of garbage) {
-      const l = AdaptiveLimiter.restore(state, { initial: 6, min: 1, max: 16 });
+      const l = new AdaptiveLimiter({ initial: 6, min: 1, max: 16, state });
       expect(l.limit, JSON.stringify(state)).toBe(6);
       expect(l.save()).toEqual({ limit: 6, baselineMs: null });
       expect(l.stats().startedFrom).toBe('rejected-state');
