@@ -14,7 +14,7 @@ import {
 } from './day-job.js';
 import type { HeldJob, JobStore } from './job-store.js';
 import { type Manifest, settleManifest } from './manifest.js';
-import { transient } from './task-errors.js';
+import { taskRetryDelay, transient } from './task-errors.js';
 import { runWalk } from './walk-task.js';
 
 /**
@@ -44,9 +44,12 @@ export interface JobSettings {
   partSize?: number;
   /** Entries a status page (tests only; the service's largest otherwise). */
   pageSize?: number;
-  /** First wait before a task that failed transiently runs again; doubles. @default 250 */
+  /**
+   * First back-off ceiling before a task that failed transiently runs again; doubles per failed
+   * attempt, full jitter (task-errors.ts). @default 250
+   */
   retryBaseMs?: number;
-  /** Longest such wait. @default 30000 */
+  /** Largest such ceiling. @default 30000 */
   retryMaxMs?: number;
   /** Attempts a task may fail transiently before it fails for good. */
   maxTaskAttempts: number;
@@ -118,12 +121,10 @@ export async function runJob(
   };
 
   const queue = job.tasks.filter((t) => t.status === 'pending');
-  // Wait before a task that failed transiently runs again: doubles, up to a cap.
-  const backoffMs = (attempts: number) =>
-    Math.min(
-      settings.retryMaxMs ?? 30_000,
-      (settings.retryBaseMs ?? 250) * 2 ** Math.min(attempts, 10),
-    );
+  const retry = {
+    ...(settings.retryBaseMs === undefined ? {} : { baseMs: settings.retryBaseMs }),
+    ...(settings.retryMaxMs === undefined ? {} : { maxMs: settings.retryMaxMs }),
+  };
   // Set when the job is lost to another owner: everything stops as at a pause.
   let lost = false;
   const pausing = () => lost || now() >= settings.pauseAt;
@@ -138,16 +139,17 @@ export async function runJob(
     lastSave = now();
   };
 
-  const fail = (task: DayTask, error: unknown) => {
-    const reason = redact((error as Error).message ?? String(error));
+  // The wait before the task runs again, or undefined when it has failed for good.
+  const fail = (task: DayTask, error: unknown): number | undefined => {
+    const reason = redact(error instanceof Error ? error.message : String(error));
     task.attempts++;
     task.reason = reason;
     if (!transient(error) || task.attempts >= settings.maxTaskAttempts) {
       task.status = 'failed';
       events.onTaskFailed?.(task, reason);
-      return false;
+      return undefined;
     }
-    return true;
+    return taskRetryDelay(task.attempts, error, retry);
   };
 
   const runSiteReport = async (task: SiteReportTask) => {
@@ -165,9 +167,9 @@ export async function runJob(
       task.status = 'done';
       task.object = entryOf(object);
       delete task.reason;
-      return false;
+      return undefined;
     } catch (error) {
-      if (pausing()) return false;
+      if (pausing()) return undefined;
       return fail(task, error);
     }
   };
@@ -188,10 +190,10 @@ export async function runJob(
       task.object = entryOf(outcome.object);
       delete task.checkpoint;
       delete task.reason;
-      return false;
+      return undefined;
     }
     if (outcome.checkpoint) task.checkpoint = outcome.checkpoint;
-    if (outcome.kind === 'paused') return false;
+    if (outcome.kind === 'paused') return undefined;
     return fail(task, outcome.error);
   };
 
@@ -200,9 +202,9 @@ export async function runJob(
     while (!pausing()) {
       const task = queue.shift();
       if (!task) return;
-      const again = task.kind === 'walk' ? await runWalkTask(task) : await runSiteReport(task);
-      if (again) {
-        await sleep(Math.min(backoffMs(task.attempts), Math.max(0, settings.pauseAt - now())));
+      const waitMs = task.kind === 'walk' ? await runWalkTask(task) : await runSiteReport(task);
+      if (waitMs !== undefined) {
+        await sleep(Math.min(waitMs, Math.max(0, settings.pauseAt - now())));
         queue.push(task);
       }
       if (now() - lastSave >= settings.saveEveryMs && !saving) {

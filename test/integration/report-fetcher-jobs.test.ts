@@ -130,6 +130,40 @@ describe('Function: report-fetcher, a day that outgrows its invocation', () => {
     expect(await product.objects(`state/report-fetcher/gsm=${product.gsm}/`)).toEqual(before);
   });
 
+  it('fails only the message that broke, and answers a batch that failed whole', async () => {
+    const job = await readJob(day(-2));
+    if (!job) throw new Error('no job');
+    const record = (messageId: string, body: string) => ({
+      messageId,
+      receiptHandle: `handle-${messageId}`,
+      body,
+      attributes: { ApproximateReceiveCount: '1' },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:archive',
+      awsRegion: 'us-east-1',
+    });
+    const replaced = JSON.stringify({
+      gsm: job.gsm,
+      day: job.date,
+      generation: job.generation - 1,
+    });
+    const invoke = (records: ReturnType<typeof record>[]) =>
+      product.run(
+        'report-archive-worker',
+        { Records: records },
+        lambdaContext('report-archive-worker', 10_000),
+      );
+    expect(await invoke([record('broken', '{"gsm":'), record('replaced', replaced)])).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'broken' }],
+    });
+    expect(await invoke([record('broken', 'null')])).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'broken' }],
+    });
+    expect(await invoke([])).toEqual({ batchItemFailures: [] });
+  });
+
   it('takes over a job whose hand-over was lost once it is stale', async () => {
     const date = day(-20);
     await runPastItsInvocation(date);
