@@ -3,6 +3,7 @@ import {
   type AgentStatus,
   type AgentStatusGroup,
   instantMs,
+  type PagingOptions,
   type SkywatchClient,
   UtcInstant,
 } from '../../lib/index.js';
@@ -93,13 +94,13 @@ export async function walkChanges(
   const saved: StoredWalk | undefined = await deps.state.get(walkKey(gsm), WalkState);
   const start = saved?.value ?? freshWalk('changes', cursor?.value.modifiedSince ?? null, now());
   const walk: WalkState = { ...start };
-  const open = (continuation: string | null) =>
+  const open = (paging: PagingOptions) =>
     deps.client.gsmAgentStatus(gsm, {
       returnedInfo: settings.groups,
       batchSize: settings.pageSize,
       prefetch: true,
       ...(start.since ? { modifiedSince: start.since } : {}),
-      ...(continuation ? { continuation } : {}),
+      ...paging,
     });
 
   let completed = false;

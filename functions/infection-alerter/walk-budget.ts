@@ -1,13 +1,12 @@
+import type { PageBudget } from '../../lib/index.js';
+
 /**
  * How long a walk may go on in this invocation. A walk asks before each page: once the time
  * left drops below the reserve it stops at that page boundary and a later invocation goes on,
  * so what follows the walk (the health pass's finish: sending the transitions, the state
  * writes) still fits before Lambda ends the invocation.
  */
-export interface WalkBudget {
-  /** True when no further page should be started. */
-  spent(): boolean;
-}
+export type WalkBudget = PageBudget;
 
 /** A budget with no end, for callers without a deadline (scripts, unit tests). */
 export const UNBOUNDED: WalkBudget = { spent: () => false };

@@ -7,13 +7,7 @@ import {
   UploadGoneError,
 } from '../../lib/aws/index.js';
 import type { AdaptiveLimiter } from '../../lib/http/index.js';
-import {
-  type CallOptions,
-  continuationRefused,
-  type Page,
-  type PagingOptions,
-  type SkywatchClient,
-} from '../../lib/index.js';
+import { type PageFetcher, Paginator, type SkywatchClient } from '../../lib/index.js';
 import type { WalkTask } from './day-job.js';
 
 /** Entries per status page: the service's largest. */
@@ -61,37 +55,27 @@ export function walkKey(gsm: string, day: string, task: WalkTask): string {
 }
 
 /**
- * One page of a walk: the console's 4.3 or 4.4, or a site's 4.1 or 4.2, as the task says. The
- * entries are kept as the service sent them, never read, so they are not validated either
- * (the functions that read them count their surprises); the envelope is checked as always.
- *
- * @example
- * const page = await walkPage(client, gsm, task, { batchSize: 1000, continuation });
+ * One page of a walk: the console's 4.3 or 4.4, or a site's 4.1 or 4.2, as the task says, each
+ * call through the job's limiter and cut at the invocation's pause. The entries are kept as the
+ * service sent them, never read, so they are not validated either (the functions that read them
+ * count their surprises); the envelope is checked as always.
  */
-export function walkPage(
-  client: SkywatchClient,
-  gsm: string,
-  task: Pick<WalkTask, 'dataset' | 'site'>,
-  options: PagingOptions & CallOptions & { batchSize: number },
-): Promise<Page<unknown>> {
+function pageFetcher(deps: WalkDeps, gsm: string, task: WalkTask): PageFetcher<unknown> {
   const of = {
     kind: task.site === undefined ? 'gsm' : 'site',
     status: task.dataset === 'agent-status' ? 'agent' : 'dnsp',
     keyCode: task.site ?? gsm,
   } as const;
-  return client.statusAsSent(of, options).firstPage();
-}
-
-type PageOf = (continuation: string | undefined) => Promise<Page<unknown>>;
-
-function pageFetcher(deps: WalkDeps, gsm: string, task: WalkTask): PageOf {
+  const batchSize = deps.pageSize ?? SNAPSHOT_PAGE_SIZE;
   return (continuation) =>
     deps.limiter.run(() =>
-      walkPage(deps.client, gsm, task, {
-        batchSize: deps.pageSize ?? SNAPSHOT_PAGE_SIZE,
-        deadline: deps.pauseAt,
-        ...(continuation === undefined ? {} : { continuation }),
-      }),
+      deps.client
+        .statusAsSent(of, {
+          batchSize,
+          deadline: deps.pauseAt,
+          ...(continuation === undefined ? {} : { continuation }),
+        })
+        .firstPage(),
     );
 }
 
@@ -143,44 +127,29 @@ export async function runWalk(
     ...(task.site === undefined ? {} : { site: task.site }),
   };
   let writer = await openWriter(deps, key, metadata, task.checkpoint);
-  const fetchPage = pageFetcher(deps, gsm, task);
-  let resumedFrom = resumePoint(writer.checkpoint());
-  let pagesHere = 0;
+  const resumedFrom = resumePoint(writer.checkpoint());
   if (resumedFrom === 'end') return { kind: 'done', object: await writer.finish() };
-  let next: Promise<Page<unknown>> | undefined = fetchPage(resumedFrom ?? undefined);
+  const walk = new Paginator(pageFetcher(deps, gsm, task), {
+    continuation: resumedFrom,
+    // A console's walk asks for its next page while this one is compressed. Site walks run
+    // many at once, which keeps the service busy already; one page each bounds memory.
+    prefetch: task.site === undefined,
+    budget: { spent: deps.stopping },
+    // The saved continuation is refused: no half object, the walk starts over.
+    onRefusedContinuation: async () => {
+      await writer.abort();
+      writer = await openWriter(deps, key, metadata, undefined);
+    },
+  });
   try {
-    while (next) {
-      let page: Page<unknown>;
-      try {
-        page = await next;
-      } catch (error) {
-        if (pagesHere > 0 || resumedFrom === null || !continuationRefused(error)) throw error;
-        // The saved continuation is refused: no half object, the walk starts over.
-        await writer.abort();
-        writer = await openWriter(deps, key, metadata, undefined);
-        resumedFrom = null;
-        next = fetchPage(undefined);
-        continue;
-      }
-      next = undefined;
-      const after = page.continuationToken;
-      const pausing = deps.stopping();
-      // A console's walk asks for its next page while this one is compressed. Site walks run
-      // many at once, which keeps the service busy already; one page each bounds memory.
-      const prefetch = task.site === undefined;
-      if (after !== null && !pausing && prefetch) {
-        next = fetchPage(after);
-        next.catch(() => {}); // awaited on the next turn
-      }
-      await writer.addPage(page.entryTexts(), after);
-      if (after !== null && !pausing && !prefetch) next = fetchPage(after);
-      pagesHere++;
+    for await (const page of walk.pages()) {
+      await writer.addPage(page.entryTexts(), page.continuationToken);
       deps.onPage?.();
-      if (after === null) return { kind: 'done', object: await writer.finish() };
-      if (pausing) return { kind: 'paused', checkpoint: await writer.settle() };
     }
+    if (walk.reachedEnd) return { kind: 'done', object: await writer.finish() };
+    return { kind: 'paused', checkpoint: await writer.settle() };
   } catch (error) {
-    await next?.catch(() => {});
+    await walk.settled();
     if (deps.stopping()) return { kind: 'paused', checkpoint: await writer.settle() };
     return {
       kind: 'failed',
@@ -188,5 +157,4 @@ export async function runWalk(
       checkpoint: await writer.settle().catch(() => writer.checkpoint()),
     };
   }
-  throw new Error('unreachable: a walk ends on its last page or a pause');
 }

@@ -4,5 +4,10 @@ export {
   entryTextsOf,
   readArrayMember,
 } from './array-member-texts.js';
-export { type Page, type PageFetcher, Paginator, type PagingOptions } from './paginator.js';
-export { continuationRefused } from './refused-continuation.js';
+export {
+  type Page,
+  type PageBudget,
+  type PageFetcher,
+  Paginator,
+  type PagingOptions,
+} from './paginator.js';

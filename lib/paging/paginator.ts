@@ -1,3 +1,5 @@
+import { continuationRefused } from './refused-continuation.js';
+
 /** One batch of a paged operation (2.1), with what is needed to resume after it. */
 export interface Page<E> {
   entries: E[];
@@ -24,6 +26,26 @@ export interface PagingOptions {
   prefetch?: boolean;
   /** Stop after this many pages; `resumeToken` then says where a later walk goes on. */
   maxPages?: number;
+  /**
+   * Stop at a page boundary once it is spent; `resumeToken` then says where a later walk goes
+   * on. Asked before each page is requested (the first one and a prefetch included) and when
+   * the caller asks for the next page: once spent, no page is requested and a prefetched one is
+   * dropped, so no page is started after the budget ran out. @default never spent
+   */
+  budget?: PageBudget;
+  /**
+   * When the service refuses `continuation` on the walk's first page (`continuationRefused`:
+   * tokens expire, or stop matching a query whose settings changed), this is called and awaited
+   * (to drop what was kept of the walk), then the walk starts again once from the first page.
+   * Without it, or on any other failure, the walk fails. @default fail
+   */
+  onRefusedContinuation?: () => void | Promise<void>;
+}
+
+/** Says when a walk must stop at its next page boundary: a deadline near, a lease lost. */
+export interface PageBudget {
+  /** True when no further page should be started. */
+  spent(): boolean;
 }
 
 export type PageFetcher<E> = (continuation: string | undefined) => Promise<Page<E>>;
@@ -44,6 +66,7 @@ function tokenOrNull(token: string | null | undefined): string | null {
 export class Paginator<E> implements AsyncIterable<E> {
   private resumeFrom: string | null;
   private ended = false;
+  private inFlight: Promise<unknown> | undefined;
 
   constructor(
     private readonly fetchPage: PageFetcher<E>,
@@ -96,7 +119,21 @@ export class Paginator<E> implements AsyncIterable<E> {
   }
 
   /**
+   * Resolves once no page request of this paginator is running, such as a prefetch the caller
+   * broke away from; never rejects. For a caller that must not go on (settle a checkpoint, end
+   * an invocation) with a call still out.
+   *
+   * @example
+   * try { for await (const page of walk.pages()) await store(page); }
+   * catch (error) { await walk.settled(); await checkpoint(); throw error; }
+   */
+  async settled(): Promise<void> {
+    await this.inFlight?.catch(() => {});
+  }
+
+  /**
    * Fetches only the first page (or the page at `continuation`); `resumeToken` moves past it.
+   * Neither `budget` nor `onRefusedContinuation` applies.
    *
    * @example
    * const { entries, continuationToken } = await paginator.firstPage();
@@ -118,29 +155,50 @@ export class Paginator<E> implements AsyncIterable<E> {
     this.ended = this.resumeFrom === null;
   }
 
+  private request(continuation: string | null): Promise<Page<E>> {
+    const page = this.fetchPage(continuation ?? undefined);
+    this.inFlight = page;
+    return page;
+  }
+
   private async *walk<T>(items: (page: Page<E>) => Iterable<T>): AsyncGenerator<T, void> {
-    const start = tokenOrNull(this.options.continuation);
+    let start = tokenOrNull(this.options.continuation);
     this.resumeFrom = start;
     this.ended = false;
-    const max = this.options.maxPages ?? Number.POSITIVE_INFINITY;
-    if (max <= 0) return;
-    let pending: Promise<Page<E>> | undefined = this.fetchPage(start ?? undefined);
+    const { maxPages = Number.POSITIVE_INFINITY, prefetch, budget } = this.options;
+    const spent = () => budget?.spent() === true;
+    if (maxPages <= 0 || spent()) return;
+    let pending: Promise<Page<E>> | undefined = this.request(start);
     let count = 0;
     while (pending) {
-      const page: Page<E> = await pending;
+      let page: Page<E>;
+      try {
+        page = await pending;
+      } catch (error) {
+        const restart = this.options.onRefusedContinuation;
+        if (count > 0 || start === null || !restart || !continuationRefused(error)) throw error;
+        // Once only: a refusal of the fresh walk's first page is not about the token.
+        await restart();
+        start = null;
+        this.resumeFrom = null;
+        pending = this.request(null);
+        continue;
+      }
       pending = undefined;
       count++;
       const next = tokenOrNull(page.continuationToken);
-      const more = next !== null && count < max;
-      if (more && this.options.prefetch) {
-        pending = this.fetchPage(next);
+      const more = next !== null && count < maxPages;
+      if (more && prefetch && !spent()) {
+        pending = this.request(next);
         // Held until awaited below; keeps an early `break` from raising an unhandled rejection.
         pending.catch(() => {});
       }
       yield* items(page);
       // Reached only when the caller asked for more after this page: it is done with it.
       this.passed(next);
-      if (more && !pending) pending = this.fetchPage(next);
+      // A page boundary: a prefetched page is dropped when the budget ran out meanwhile.
+      if (!more || spent()) return;
+      pending ??= this.request(next);
     }
   }
 }

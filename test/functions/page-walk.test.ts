@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type PagePosition, walkPages } from '../../functions/infection-alerter/page-walk.js';
 import type { WalkBudget } from '../../functions/infection-alerter/walk-budget.js';
-import { HttpError, type Page, Paginator } from '../../lib/index.js';
+import { HttpError, type Page, Paginator, type PagingOptions } from '../../lib/index.js';
 
 /**
  * A paged operation held in memory: entries 0..total-1, `size` a page, the token of a page is
@@ -10,7 +10,7 @@ import { HttpError, type Page, Paginator } from '../../lib/index.js';
  */
 function pagedNumbers(total: number, size: number, refuse: Set<string> = new Set(), status = 400) {
   const fetched: (string | null)[] = [];
-  const open = (continuation: string | null) =>
+  const open = (paging: PagingOptions) =>
     new Paginator<number>(
       async (token) => {
         fetched.push(token ?? null);
@@ -32,7 +32,7 @@ function pagedNumbers(total: number, size: number, refuse: Set<string> = new Set
           entryTexts: () => entries.map(String),
         } satisfies Page<number>;
       },
-      { continuation, prefetch: true },
+      { ...paging, prefetch: true },
     );
   return { open, fetched };
 }

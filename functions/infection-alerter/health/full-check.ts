@@ -1,5 +1,10 @@
 import type { StateStore } from '../../../lib/aws/index.js';
-import type { AgentStatus, AgentStatusGroup, SkywatchClient } from '../../../lib/index.js';
+import type {
+  AgentStatus,
+  AgentStatusGroup,
+  PagingOptions,
+  SkywatchClient,
+} from '../../../lib/index.js';
 import { walkPages } from '../page-walk.js';
 import type { WalkBudget } from '../walk-budget.js';
 import {
@@ -47,12 +52,12 @@ export async function walkFullCheck(
   for (const [subject, site] of Object.entries(start.sites ?? {}))
     if (!sites.has(subject)) sites.set(subject, site);
   const position = { ...start };
-  const open = (continuation: string | null) =>
+  const open = (paging: PagingOptions) =>
     deps.client.gsmAgentStatus(gsm, {
       returnedInfo: options.groups,
       batchSize: options.pageSize,
       prefetch: true,
-      ...(continuation ? { continuation } : {}),
+      ...paging,
     });
   let completed = false;
   let walkError: unknown;
