@@ -15,7 +15,7 @@ let flakyCalls = 0;
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/flaky' && flakyCalls++ === 0) return void res.writeHead(503).end();
-    if (req.url === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 500);
+    if (req.url === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 3000);
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,7 +64,8 @@ type Json = Record<string, unknown> & { subsegments?: Json[] };
 describe('Function: tracing through the handler chain', () => {
   const transport = new Transport({
     userAgent: 'skywatch-test',
-    attemptTimeoutMs: 200,
+    // Long enough that a loaded machine never turns an answer into a timeout and a retry.
+    attemptTimeoutMs: 1000,
     retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
     events: new ClientEmitter(serviceCallTracing(obs.tracing?.tracer)),
   });

@@ -53,7 +53,7 @@ beforeAll(async () => {
   });
   [exitCode] = (await once(child, 'exit')) as [number | null];
   result = JSON.parse(readFileSync(path.join(dir, 'latest.json'), 'utf8')) as BenchResult;
-}, 300_000);
+}, 420_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const runsOf = (size: number, mode: ArchiveRun['mode']) =>

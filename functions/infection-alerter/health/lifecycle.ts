@@ -203,15 +203,17 @@ export async function drainOutbox(
         await deps.deliveries.enqueue(entry.alert);
         await deps.alerts.publishHealth(entry.alert);
       }
+      await moveRecord(state, gsm, entry, how === 'join');
+      await state.delete(key);
+      await state.delete(claimKey);
     } catch (error) {
+      // Released at once, not left to lapse: the next run sends (or records) it again, and a
+      // copy of an event already queued is dropped by SQS and the notifier's markers.
       await sends.release(claimed.claim).catch(() => undefined);
       errors.push(error);
       out.failed++;
       continue;
     }
-    await moveRecord(state, gsm, entry, how === 'join');
-    await state.delete(key);
-    await state.delete(claimKey);
     if (how === 'send') {
       out.published++;
       out.events.push(entry.alert);
