@@ -65,9 +65,17 @@ export interface StartMotoOptions {
  * for a new connection (about a quarter of the time of a run of S3 calls).
  */
 const KEEP_ALIVE_SERVER = [
-  'import sys',
+  'import sys, threading',
   'from werkzeug.serving import WSGIRequestHandler',
   'WSGIRequestHandler.protocol_version = "HTTP/1.1"',
+  // S3 applies If-Match and If-None-Match atomically; moto checks, then writes, on a threaded
+  // server, so two racing conditional creates could both succeed. One lock makes it S3's.
+  'from moto.s3.responses import S3Response',
+  '_put, _lock = getattr(S3Response, "put_object", None), threading.Lock()',
+  'def _atomic_put(self, *args, **kwargs):',
+  '    with _lock:',
+  '        return _put(self, *args, **kwargs)',
+  'if _put is not None: S3Response.put_object = _atomic_put',
   'from moto.server import main',
   'main(sys.argv[1:])',
 ].join('\n');

@@ -347,13 +347,13 @@ describe('Class: Outbreaks, across failed and dead runs', () => {
     expect(at.received()).toEqual([`${OUT('S1')}#2 resolve`]);
   });
 
-  it('counts a member once when a run died after it joined and before its record moved', async () => {
+  it('counts a member once when a run failed after it joined and before its record moved', async () => {
     const at = aConsole(5);
     const m = ids('m', 6);
     at.state.fail = (key) => key === subjectKey(at.gsm, 'm3');
-    await expect(at.run(all(m, 'S1', 'infected', true))).rejects.toThrow(/died/);
+    await expect(at.run(all(m, 'S1', 'infected', true))).rejects.toThrow(/not sent/);
     at.state.fail = () => false;
-    // The dead run's claim on m3 has lapsed by the next run.
+    // The failed run released its claim on m3; the next run joins it again, counted once.
     await at.run([], { leaseMs: 1 });
     await at.run(all(m, 'S1', 'infected', false));
     const [, resolve] = at.to.sent;
