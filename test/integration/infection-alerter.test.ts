@@ -150,7 +150,10 @@ describe('Function: infection-alerter', () => {
       ticks: 1,
       restarts: 0,
     });
-    product.emulator.advanceClock(60);
+    // Well past the cursor's step back (the overlap and the walk's own time, a minute here):
+    // the completed walk must move it, whatever this machine's speed.
+    product.emulator.advanceClock(600);
+    await product.run('token-refresher');
     product.emulator.endpointAction(infected ?? '', 'infect');
     const result = await run();
 
