@@ -69,7 +69,7 @@ const TEXT: Record<HealthKind, { title: string; cleared: string }> = {
  * The fields every alert of a kind carries about its subject: its stable id (the endpoint's, or
  * the site's when there is no endpoint), severity, and the names of console, site and host.
  */
-function whoAndWhere(
+export function whoAndWhere(
   ctx: EvaluationContext,
   kind: HealthKind,
   site: string,

@@ -1,5 +1,5 @@
 import { alertId, type HealthAlert, type HealthKind } from '../../../lib/alerts/index.js';
-import type { EvaluationContext, Observation } from './kinds.js';
+import { type EvaluationContext, type Observation, whoAndWhere } from './kinds.js';
 
 /** Endpoints an outbreak's alert names; the rest are counted. */
 export const LISTED = 20;
@@ -55,15 +55,9 @@ export function outbreakObservation(
     kind,
     active,
     alert: {
+      // The site's alert fields, under an id of the outbreak's own.
+      ...whoAndWhere(ctx, kind, site, { machineId: null, hostName: null }),
       id: outbreakId(kind, site),
-      kind,
-      severity: ctx.rule(site, kind).severity,
-      gsm: ctx.gsm,
-      consoleName: ctx.names.consoleName,
-      site,
-      siteName: ctx.names.siteName(site),
-      hostName: null,
-      machineId: null,
       title: `Outbreak: ${what} at ${where}`,
       summary: active
         ? `Outbreak at site ${where} (${site}): ${what} at once. This alert stands for them all and resolves when the last one clears; their own alerts are held.`
