@@ -99,31 +99,25 @@ export async function deliverEvent(
   );
   if (claim.kind === 'done') return 'delivered';
   if (claim.kind === 'busy') throw new DeliveryBusyError(destination, options.leaseMs);
-  // Behind a refused event of the same alert: kept with it, in order, for the same redrive.
-  if (await refusedBefore(deps.state, destination, alert.eventId, now())) {
-    await deps.deadLetter(`${destination}: held behind an earlier event of ${alert.id} it refused`);
+  /** Keeps the event for an operator's redrive, and marks it refused at this destination. */
+  const refuse = async (reason: string): Promise<Delivered> => {
+    await deps.deadLetter(reason);
     await finishSend(deps.state, claim.claim, 'rejected', now());
     deps.metric(destination, 'DeliveryRejected');
     return 'refused';
-  }
+  };
+  // Behind a refused event of the same alert: kept with it, in order, for the same redrive.
+  if (await refusedBefore(deps.state, destination, alert.eventId, now()))
+    return refuse(`${destination}: held behind an earlier event of ${alert.id} it refused`);
   try {
     await post(delivery, {
       ...options,
       onRetry: () => deps.metric(destination, 'DeliveryRetried'),
     });
   } catch (error) {
-    if (error instanceof DeliveryRejectedError) {
-      await deps.deadLetter(error.message);
-      await finishSend(deps.state, claim.claim, 'rejected', now());
-      deps.metric(destination, 'DeliveryRejected');
-      return 'refused';
-    }
-    if (lastTry) {
-      await deps.deadLetter(`gave up after the queue's last receive: ${(error as Error).message}`);
-      await finishSend(deps.state, claim.claim, 'rejected', now());
-      deps.metric(destination, 'DeliveryRejected');
-      return 'refused';
-    }
+    if (error instanceof DeliveryRejectedError) return refuse(error.message);
+    if (lastTry)
+      return refuse(`gave up after the queue's last receive: ${(error as Error).message}`);
     await releaseSend(deps.state, claim.claim);
     deps.metric(destination, 'DeliveryFailed');
     throw error;
