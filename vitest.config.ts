@@ -1,4 +1,5 @@
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/sequencer.js';
 
 // In CI the JSON report feeds the plain "N passed, N failed" closing line of .ci/run.
 const reporters: NonNullable<ViteUserConfig['test']>['reporters'] = process.env.CI
@@ -20,6 +21,8 @@ export default defineConfig({
     globalSetup: ['test/support/moto-setup.ts'],
     setupFiles: ['test/support/shared-moto.ts'],
     reporters,
+    // Long files first, also on a fresh clone without vitest's timing cache.
+    sequence: { sequencer: LongestFirstSequencer },
     // No X-Ray daemon in tests: the tracer is off unless a test turns it on.
     env: {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

@@ -1,11 +1,9 @@
 import type { ArchiveRun } from './archive-results.js';
 
 /**
- * Walks of one kind repeated in one bench run are summarised by their medians: a single walk's
- * wall time swings with the machine (shared, and noisy).
+ * The middle value (the lower of the two middle ones for an even count); NaN when empty. Walks
+ * repeated in a run are summarised by medians: one walk's time swings with the shared machine.
  */
-
-/** The middle value (the lower of the two middle ones for an even count); NaN when empty. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -223,6 +224,12 @@ function validate(props: SkywatchFunctionProps): void {
 }
 
 /**
+ * The project's own esbuild, the one the stack bundles functions with, by path: through
+ * `npx --no-install` each chunk's build paid for npm starting (a second a chunk, every synth).
+ */
+const ESBUILD = createRequire(import.meta.url).resolve('esbuild/bin/esbuild');
+
+/**
  * A function's lazy chunks (infra/bundling.ts): each `import()` of one stays as written in
  * index.mjs, and a second esbuild run writes the chunk beside it, after the function's own.
  */
@@ -237,9 +244,7 @@ function lazyChunkBundling(
       beforeBundling: () => [],
       beforeInstall: () => [],
       afterBundling: (inputDir, outputDir) =>
-        chunks.map((c) =>
-          ['npx --no-install esbuild', ...chunkEsbuildArgs(c, inputDir, outputDir)].join(' '),
-        ),
+        chunks.map((c) => [`"${ESBUILD}"`, ...chunkEsbuildArgs(c, inputDir, outputDir)].join(' ')),
     },
   };
 }

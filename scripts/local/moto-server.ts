@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { findMotoPython } from './moto-python.js';
 
 export { ensureMotoPython, MotoMissingError, motoInstalled } from './moto-python.js';
@@ -60,31 +61,16 @@ export interface StartMotoOptions {
 }
 
 /**
- * `python -m moto.server`, but answering in HTTP/1.1: werkzeug's development server speaks
- * HTTP/1.0 by default, which closes the connection after every answer, so each SDK call paid
- * for a new connection (about a quarter of the time of a run of S3 calls).
+ * `python -m moto.server` with keep-alive connections and S3's atomic conditional writes: see
+ * the script's own notes.
  */
-const KEEP_ALIVE_SERVER = [
-  'import sys, threading',
-  'from werkzeug.serving import WSGIRequestHandler',
-  'WSGIRequestHandler.protocol_version = "HTTP/1.1"',
-  // S3 applies If-Match and If-None-Match atomically; moto checks, then writes, on a threaded
-  // server, so two racing conditional creates could both succeed. One lock makes it S3's.
-  'from moto.s3.responses import S3Response',
-  '_put, _lock = getattr(S3Response, "put_object", None), threading.Lock()',
-  'def _atomic_put(self, *args, **kwargs):',
-  '    with _lock:',
-  '        return _put(self, *args, **kwargs)',
-  'if _put is not None: S3Response.put_object = _atomic_put',
-  'from moto.server import main',
-  'main(sys.argv[1:])',
-].join('\n');
+const MOTO_SERVER_SCRIPT = fileURLToPath(new URL('./moto_server.py', import.meta.url));
 
 /** Starts moto on a free port (or `port`) and waits until it answers. */
 export async function startMoto(options: StartMotoOptions = {}): Promise<MotoServer> {
   const python = options.python ?? findMotoPython();
   const port = options.port ?? (await freePort());
-  const child = spawn(python, ['-c', KEEP_ALIVE_SERVER, '-H', '127.0.0.1', '-p', String(port)], {
+  const child = spawn(python, [MOTO_SERVER_SCRIPT, '-H', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'ignore', 'pipe'],
     ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
   });

@@ -42,6 +42,8 @@ beforeAll(async () => {
       BENCH_LATENCY_ENDPOINTS: '4000',
       BENCH_LATENCY_SITES: '8',
       BENCH_PAGE_CHANGES: '6',
+      BENCH_TOKEN_HOURS: '7',
+      BENCH_LATENCY_SCALE: '0.25',
       // The deployed Node major is a 50 MB download; the run's shape does not depend on it.
       BENCH_NODE: 'current',
       BENCH_RESULTS_DIR: dir,
@@ -104,7 +106,9 @@ describe('Command: npm run bench (toy sizes)', () => {
     expect(stdout).toContain('RSS, last tenth / second tenth');
   });
 
-  it('counts one password grant and a token call per access-token lifetime in a day', () => {
+  it('counts one password grant and a token call per access-token lifetime in a morning', () => {
+    expect(result.tokens.simulatedHours).toBe(7);
+    expect(result.tokens.target).toBe((7 * 3600) / 300 + 1);
     expect(result.tokens.passwordGrants).toBe(1);
     expect(result.tokens.tokenCalls).toBeLessThanOrEqual(result.tokens.target);
     expect(result.tokens.reauthenticateEveryRun).toBeGreaterThan(result.tokens.tokenCalls);
@@ -126,7 +130,8 @@ describe('Command: npm run bench (toy sizes)', () => {
   });
 
   it('archives the realistic-latency console site by site at both latencies, in time-bounded invocations', () => {
-    expect(result.latency.map((l) => l.latencyMs)).toEqual([1000, 200]);
+    expect(result.latency.map((l) => l.latencyMs)).toEqual([250, 50]);
+    expect(result.latency.map((l) => l.invocationMs)).toEqual([15_000, 5_000]);
     for (const l of result.latency) {
       expect(l.archive.complete, `${l.latencyMs}`).toBe(true);
       expect(l.archive.walks, `${l.latencyMs}`).toBe(2 * l.sites);
