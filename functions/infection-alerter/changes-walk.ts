@@ -1,4 +1,4 @@
-import type { StateStore } from '../../lib/aws/index.js';
+import { ConflictError, type StateStore } from '../../lib/aws/index.js';
 import {
   type AgentStatus,
   type AgentStatusGroup,
@@ -164,7 +164,7 @@ async function moveCursor(
     );
   } catch (error) {
     // An overlapping run moved the cursor first; its position is as good as ours.
-    if ((error as Error).name !== 'ConflictError') throw error;
+    if (!(error instanceof ConflictError)) throw error;
   }
   return next;
 }

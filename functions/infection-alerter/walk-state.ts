@@ -1,4 +1,4 @@
-import { ConflictError, type StateStore } from '../../lib/aws/index.js';
+import { ConflictError, ObjectGoneError, type StateStore } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
 
 const Count = z.number().check(z.int(), z.minimum(0));
@@ -65,12 +65,6 @@ export function freshWalk(kind: WalkState['kind'], since: string | null, at: num
   };
 }
 
-/** The S3 error of a conditional write on an object that is gone (another run finished it). */
-function isGone(error: unknown): boolean {
-  const cause = (error as { cause?: { $metadata?: { httpStatusCode?: number } } }).cause;
-  return cause?.$metadata?.httpStatusCode === 404;
-}
-
 /**
  * Saves a paused walk, conditional on the version this run resumed (or on there being none).
  * Losing the race is fine: the other run's walk is as good a position, and one that finished
@@ -88,7 +82,7 @@ export async function saveWalk(
     await state.put(key, walk, resumed ? { ifMatch: resumed.etag } : { ifNoneMatch: true });
     return true;
   } catch (error) {
-    if (error instanceof ConflictError || isGone(error)) return false;
+    if (error instanceof ConflictError || error instanceof ObjectGoneError) return false;
     if (walkError === undefined) throw error;
     throw new AggregateError([walkError, error], 'the walk failed and so did saving its position');
   }

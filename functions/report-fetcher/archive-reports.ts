@@ -1,4 +1,10 @@
-import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
+import {
+  type ArchivedObject,
+  GSM_REPORT_TYPES,
+  gsmUsageKey,
+  type ReportStore,
+  siteUsageKey,
+} from '../../lib/aws/index.js';
 import {
   ReportDay,
   SchemaError,
@@ -6,12 +12,6 @@ import {
   type SkywatchClient,
   serviceValue,
 } from '../../lib/index.js';
-
-export const GSM_REPORT_TYPES = [
-  'ActiveEndpoints',
-  'ActiveEndpointsWithoutHidden',
-  'EndpointsSeenInLast30Days',
-] as const;
 
 /** A site of the sites report, with what a walk of it needs. */
 export interface ReportSite {
@@ -63,24 +63,12 @@ export async function archiveGsmReports(
       effective = dated.ReportInfo.EffectiveDate.slice(0, 10);
     }
     const meta = { operation: '4.5', gsm, reportType };
-    const key = reportKey({
-      dataset: 'gsm-usage',
-      gsm,
-      date: effective,
-      partitions: { type: reportType },
-      file: 'report.ndjson.gz',
-    });
     // The service's own value: a field the reader left out is still archived.
+    const key = gsmUsageKey(gsm, effective, reportType);
     objects.push(await store.writeRecords(key, [serviceValue(report)], meta));
 
     const bySite = await client.sitesUsageReport(gsm, { reportType, effectiveDate: effective });
-    const siteKey = reportKey({
-      dataset: 'site-usage',
-      gsm,
-      date: effective,
-      partitions: { type: reportType },
-      file: 'sites.ndjson.gz',
-    });
+    const siteKey = siteUsageKey(gsm, effective, reportType);
     // One line a site with its ReportInfo, so Athena reads a row per site.
     const sent = serviceValue(bySite) as { ReportInfo?: unknown; Sites?: unknown };
     const rows = (Array.isArray(sent.Sites) ? sent.Sites : []).map((Site: unknown) => ({

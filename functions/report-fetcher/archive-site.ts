@@ -1,12 +1,15 @@
-import { type ArchivedObject, type ReportStore, reportKey } from '../../lib/aws/index.js';
+import {
+  type ArchivedObject,
+  DNSP_REPORT_TYPE,
+  dnspUsageKey,
+  type ReportStore,
+} from '../../lib/aws/index.js';
 import {
   type CallOptions,
   type SkywatchClient,
   serviceValue,
   type UsageReportSiteDNSP,
 } from '../../lib/index.js';
-
-export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days';
 
 /** The work for one site: its DNSP usage report (4.8) for a day. */
 export interface SiteTask {
@@ -34,15 +37,8 @@ export function storeSite(
   task: SiteTask,
   report: UsageReportSiteDNSP,
 ): Promise<ArchivedObject> {
-  const key = reportKey({
-    dataset: 'dnsp-usage',
-    gsm: task.gsm,
-    date: task.day,
-    partitions: { type: DNSP_REPORT_TYPE, site: task.site },
-    file: 'report.ndjson.gz',
-  });
   // The service's own value: a field the reader left out is still archived.
-  return store.writeRecords(key, [serviceValue(report)], {
+  return store.writeRecords(dnspUsageKey(task.gsm, task.day, task.site), [serviceValue(report)], {
     operation: '4.8',
     gsm: task.gsm,
     site: task.site,

@@ -1,4 +1,4 @@
-import { ResumableCheckpointSchema } from '../../lib/aws/index.js';
+import { ResumableCheckpointSchema, SNAPSHOT_DATASETS } from '../../lib/aws/index.js';
 import { LimiterStateSchema } from '../../lib/http/index.js';
 import * as z from '../../lib/zod.js';
 
@@ -49,7 +49,7 @@ export const SiteReportTask = z.object({
 export const WalkTask = z.object({
   ...TaskHead,
   kind: z.literal('walk'),
-  dataset: z.enum(['agent-status', 'dnsp-status']),
+  dataset: z.enum(SNAPSHOT_DATASETS),
   /** Absent for a walk of the whole console. */
   site: z.optional(z.string()),
   /** Endpoints the usage report gave the site (or the console): bigger walks start first. */

@@ -1,4 +1,4 @@
-import type { ArchivedObject } from '../../lib/aws/index.js';
+import { type ArchivedObject, SNAPSHOT_DATASETS } from '../../lib/aws/index.js';
 import type { ReportSite } from './archive-reports.js';
 import { type DayJob, type DayTask, entryOf, type WalkTask } from './day-job.js';
 
@@ -9,8 +9,6 @@ export interface PlanSettings {
    */
   siteWalkAbove: number;
 }
-
-const DATASETS = ['agent-status', 'dnsp-status'] as const;
 
 function walk(dataset: WalkTask['dataset'], expected: number, site?: string): WalkTask {
   return {
@@ -37,10 +35,10 @@ export function planWalks(
 ): WalkTask[] {
   const total = sites.reduce((sum, s) => sum + s.endpoints, 0);
   if (total <= settings.siteWalkAbove || unidentified > 0 || sites.length === 0)
-    return DATASETS.map((d) => walk(d, total));
+    return SNAPSHOT_DATASETS.map((d) => walk(d, total));
   // Biggest first: the day's snapshot then takes about as long as its biggest site.
   const bySize = [...sites].sort((a, b) => b.endpoints - a.endpoints || (a.key < b.key ? -1 : 1));
-  return bySize.flatMap((s) => DATASETS.map((d) => walk(d, s.endpoints, s.key)));
+  return bySize.flatMap((s) => SNAPSHOT_DATASETS.map((d) => walk(d, s.endpoints, s.key)));
 }
 
 /** A new job for a day whose usage reports are archived. */

@@ -3,7 +3,7 @@ import {
   type ArchivedObject,
   type ResumableCheckpoint,
   ResumableObjectWriter,
-  reportKey,
+  snapshotKey,
   UploadGoneError,
 } from '../../lib/aws/index.js';
 import type { AdaptiveLimiter } from '../../lib/http/index.js';
@@ -42,17 +42,6 @@ const OPERATION = {
   'agent-status': { console: '4.3', site: '4.1' },
   'dnsp-status': { console: '4.4', site: '4.2' },
 } as const;
-
-/** Where a walk's object goes: one per console, or one per site below the day's partition. */
-export function walkKey(gsm: string, day: string, task: WalkTask): string {
-  return reportKey({
-    dataset: task.dataset,
-    gsm,
-    date: day,
-    ...(task.site === undefined ? {} : { partitions: { site: task.site } }),
-    file: 'snapshot.ndjson.gz',
-  });
-}
 
 /**
  * One page of a walk: the console's 4.3 or 4.4, or a site's 4.1 or 4.2, as the task says, each
@@ -120,7 +109,7 @@ export async function runWalk(
   day: string,
   task: WalkTask,
 ): Promise<WalkOutcome> {
-  const key = walkKey(gsm, day, task);
+  const key = snapshotKey(task.dataset, gsm, day, task.site);
   const metadata = {
     operation: OPERATION[task.dataset][task.site === undefined ? 'console' : 'site'],
     gsm,

@@ -1,4 +1,9 @@
 import {
+  DNSP_REPORT_TYPE,
+  GSM_REPORT_TYPES,
+  type ReportDataset,
+} from '../../lib/aws/report-keys.js';
+import {
   AgentStatus,
   DNSPAgentStatus,
   SitesReportInfo,
@@ -16,21 +21,13 @@ export interface ArchiveDataset {
   /** Glue table name. */
   readonly table: string;
   /** The dataset's key prefix below `reports/`. */
-  readonly prefix: string;
+  readonly prefix: ReportDataset;
   readonly description: string;
   /** The schema each line was validated with before it was written. */
   readonly record: z.core.$ZodType;
   /** Values of the `type=` partition, when the dataset has one. */
   readonly reportTypes?: readonly string[];
 }
-
-// The report fetcher's report types (functions/report-fetcher); test/infra checks they agree.
-export const GSM_REPORT_TYPES = [
-  'ActiveEndpoints',
-  'ActiveEndpointsWithoutHidden',
-  'EndpointsSeenInLast30Days',
-] as const;
-export const DNSP_REPORT_TYPES = ['DevicesSeenInLast30Days'] as const;
 
 export const ARCHIVE_DATASETS: readonly ArchiveDataset[] = [
   {
@@ -68,6 +65,6 @@ export const ARCHIVE_DATASETS: readonly ArchiveDataset[] = [
     // report is a row. Sites[].SiteKey names the site.
     description: 'DNS protection site usage reports (4.8), one site report a line',
     record: UsageReportSiteDNSP,
-    reportTypes: DNSP_REPORT_TYPES,
+    reportTypes: [DNSP_REPORT_TYPE],
   },
 ];

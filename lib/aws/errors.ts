@@ -31,6 +31,20 @@ export class StorageError extends SkywatchError {
   }
 }
 
+/**
+ * A write conditional on an object's version found no object: another run removed it. A
+ * StorageError, so code that handles those still catches it.
+ */
+export class ObjectGoneError extends StorageError {
+  constructor(
+    readonly key: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Conditional write to ${key} failed: the object is gone`, options);
+    this.name = 'ObjectGoneError';
+  }
+}
+
 /** A required environment variable is missing or malformed. */
 export class ConfigError extends SkywatchError {
   constructor(
@@ -78,4 +92,22 @@ export class CheckpointError extends SkywatchError {
     super(message, options);
     this.name = 'CheckpointError';
   }
+}
+
+/**
+ * What an S3 refusal means, read from the SDK's error: the one place that looks inside one, so
+ * callers test our kinds and classes only. `missing`: no such key (404; NotFound for a HEAD);
+ * `upload-gone`: no such multipart upload; `conflict`: a write condition failed (412) or
+ * another conditional write to the key was in progress (409).
+ */
+export function s3Refusal(error: unknown): 'missing' | 'upload-gone' | 'conflict' | undefined {
+  const { name, Code, $metadata } = (error ?? {}) as {
+    name?: unknown;
+    Code?: unknown;
+    $metadata?: { httpStatusCode?: number };
+  };
+  if (name === 'NoSuchUpload' || Code === 'NoSuchUpload') return 'upload-gone';
+  const status = $metadata?.httpStatusCode;
+  if (status === 404 || name === 'NoSuchKey') return 'missing';
+  return status === 412 || status === 409 ? 'conflict' : undefined;
 }

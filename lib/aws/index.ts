@@ -30,13 +30,25 @@ export {
   CheckpointError,
   ConfigError,
   ConflictError,
+  ObjectGoneError,
   QueueError,
   SecretError,
   StorageError,
   UploadGoneError,
 } from './errors.js';
 export { type FifoBatchOptions, HeldInGroupError, processFifoBatch } from './fifo-batch.js';
-export { manifestKey, type ReportKeyParts, reportKey } from './report-keys.js';
+export {
+  DNSP_REPORT_TYPE,
+  dnspUsageKey,
+  GSM_REPORT_TYPES,
+  gsmUsageKey,
+  manifestKey,
+  type ReportKeyParts,
+  reportKey,
+  SNAPSHOT_DATASETS,
+  siteUsageKey,
+  snapshotKey,
+} from './report-keys.js';
 export {
   type ArchivedObject,
   DEFAULT_GZIP_LEVEL,

@@ -7,7 +7,7 @@ import {
   type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { StorageError, UploadGoneError } from './errors.js';
+import { StorageError, s3Refusal, UploadGoneError } from './errors.js';
 import { NDJSON } from './report-store.js';
 
 /**
@@ -20,137 +20,104 @@ export interface ObjectTarget {
   key: string;
 }
 
-function isNoSuchUpload(error: unknown): boolean {
-  const { name, Code } = (error ?? {}) as { name?: unknown; Code?: unknown };
-  return name === 'NoSuchUpload' || Code === 'NoSuchUpload';
-}
-
-function failure(target: ObjectTarget, action: string, error: unknown, uploadId?: string): Error {
-  if (uploadId !== undefined && isNoSuchUpload(error)) {
-    return new UploadGoneError(target.key, uploadId, 'S3 has no such upload', { cause: error });
+/** Runs one call on `target`; a failure is raised as one of our errors (see above). */
+async function attempt<T>(
+  target: ObjectTarget,
+  action: string,
+  call: (at: { Bucket: string; Key: string }) => Promise<T>,
+  uploadId?: string,
+): Promise<T> {
+  try {
+    return await call({ Bucket: target.bucket, Key: target.key });
+  } catch (error) {
+    if (uploadId !== undefined && s3Refusal(error) === 'upload-gone')
+      throw new UploadGoneError(target.key, uploadId, 'S3 has no such upload', { cause: error });
+    throw new StorageError(`Cannot ${action} s3://${target.bucket}/${target.key}`, {
+      cause: error,
+    });
   }
-  return new StorageError(`Cannot ${action} s3://${target.bucket}/${target.key}`, {
-    cause: error,
-  });
 }
 
-export async function putWholeObject(
+export function putWholeObject(
   target: ObjectTarget,
   body: Buffer,
   metadata: Record<string, string>,
 ): Promise<void> {
-  try {
+  return attempt(target, 'write', async (at) => {
     await target.s3.send(
-      new PutObjectCommand({
-        Bucket: target.bucket,
-        Key: target.key,
-        Body: body,
-        ...NDJSON,
-        Metadata: metadata,
-      }),
+      new PutObjectCommand({ ...at, Body: body, ...NDJSON, Metadata: metadata }),
     );
-  } catch (error) {
-    throw failure(target, 'write', error);
-  }
+  });
 }
 
-export async function createUpload(
+export function createUpload(
   target: ObjectTarget,
   metadata: Record<string, string>,
 ): Promise<string> {
-  try {
+  return attempt(target, 'start a multipart upload of', async (at) => {
     const out = await target.s3.send(
-      new CreateMultipartUploadCommand({
-        Bucket: target.bucket,
-        Key: target.key,
-        ...NDJSON,
-        Metadata: metadata,
-      }),
+      new CreateMultipartUploadCommand({ ...at, ...NDJSON, Metadata: metadata }),
     );
     if (!out.UploadId) throw new Error('CreateMultipartUpload answered without an UploadId');
     return out.UploadId;
-  } catch (error) {
-    throw failure(target, 'start a multipart upload of', error);
-  }
+  });
 }
 
 /** Uploads one part; answers its ETag. */
-export async function uploadPart(
+export function uploadPart(
   target: ObjectTarget,
   uploadId: string,
   partNumber: number,
   body: Buffer,
 ): Promise<string> {
-  try {
+  const upload = async (at: { Bucket: string; Key: string }) => {
     const out = await target.s3.send(
-      new UploadPartCommand({
-        Bucket: target.bucket,
-        Key: target.key,
-        UploadId: uploadId,
-        PartNumber: partNumber,
-        Body: body,
-      }),
+      new UploadPartCommand({ ...at, UploadId: uploadId, PartNumber: partNumber, Body: body }),
     );
     if (!out.ETag) throw new Error(`UploadPart ${partNumber} answered without an ETag`);
     return out.ETag;
-  } catch (error) {
-    throw failure(target, `upload part ${partNumber} of`, error, uploadId);
-  }
+  };
+  return attempt(target, `upload part ${partNumber} of`, upload, uploadId);
 }
 
-export async function completeUpload(
+export function completeUpload(
   target: ObjectTarget,
   uploadId: string,
   parts: readonly { partNumber: number; etag: string }[],
 ): Promise<void> {
-  try {
+  const MultipartUpload = {
+    Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })),
+  };
+  const complete = async (at: { Bucket: string; Key: string }) => {
     await target.s3.send(
-      new CompleteMultipartUploadCommand({
-        Bucket: target.bucket,
-        Key: target.key,
-        UploadId: uploadId,
-        MultipartUpload: {
-          Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })),
-        },
-      }),
+      new CompleteMultipartUploadCommand({ ...at, UploadId: uploadId, MultipartUpload }),
     );
-  } catch (error) {
-    throw failure(target, 'complete the multipart upload of', error, uploadId);
-  }
+  };
+  return attempt(target, 'complete the multipart upload of', complete, uploadId);
 }
 
 /** Aborts an upload; one already gone counts as aborted. */
-export async function abortUpload(target: ObjectTarget, uploadId: string): Promise<void> {
-  try {
-    await target.s3.send(
-      new AbortMultipartUploadCommand({
-        Bucket: target.bucket,
-        Key: target.key,
-        UploadId: uploadId,
-      }),
-    );
-  } catch (error) {
-    if (isNoSuchUpload(error)) return;
-    throw failure(target, 'abort the multipart upload of', error);
-  }
+export function abortUpload(target: ObjectTarget, uploadId: string): Promise<void> {
+  return attempt(target, 'abort the multipart upload of', async (at) => {
+    try {
+      await target.s3.send(new AbortMultipartUploadCommand({ ...at, UploadId: uploadId }));
+    } catch (error) {
+      if (s3Refusal(error) !== 'upload-gone') throw error;
+    }
+  });
 }
 
 /** The upload's parts as S3 holds them: part number to ETag and size. */
-export async function listUploadedParts(
+export function listUploadedParts(
   target: ObjectTarget,
   uploadId: string,
 ): Promise<Map<number, { etag: string; bytes: number }>> {
-  const parts = new Map<number, { etag: string; bytes: number }>();
-  let marker: string | undefined;
-  try {
+  const list = async (at: { Bucket: string; Key: string }) => {
+    const parts = new Map<number, { etag: string; bytes: number }>();
+    let marker: string | undefined;
     do {
       const out = await target.s3.send(
-        new ListPartsCommand({
-          Bucket: target.bucket,
-          Key: target.key,
-          UploadId: uploadId,
-          PartNumberMarker: marker,
-        }),
+        new ListPartsCommand({ ...at, UploadId: uploadId, PartNumberMarker: marker }),
       );
       for (const part of out.Parts ?? []) {
         if (part.PartNumber === undefined) continue;
@@ -158,10 +125,9 @@ export async function listUploadedParts(
       }
       marker = out.IsTruncated ? out.NextPartNumberMarker : undefined;
     } while (marker !== undefined);
-  } catch (error) {
-    throw failure(target, 'list the parts of', error, uploadId);
-  }
-  return parts;
+    return parts;
+  };
+  return attempt(target, 'list the parts of', list, uploadId);
 }
 
 /**

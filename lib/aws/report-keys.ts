@@ -1,9 +1,19 @@
 import { isDay } from '../validation/day.js';
+import {
+  type DnspReportType,
+  GSM_REPORT_TYPES,
+  type GsmReportType,
+} from '../validation/identifiers.js';
 
 /**
- * Hive-style keys so Athena can prune by partition: `reports/<dataset>/gsm=<key>/date=<day>/…`.
- * Keys are a pure function of what is archived, so a re-run of a date rewrites the same keys
- * and never leaves a second copy.
+ * The archive's layout, one module for its writers (functions/report-fetcher), its readers
+ * (lib/reports) and its Athena tables (infra/constructs/archive-datasets.ts). Hive-style keys
+ * so Athena can prune by partition: `reports/<dataset>/gsm=<key>/date=<day>/…`. Keys are a pure
+ * function of what is archived, so a re-run of a date rewrites the same keys and never leaves a
+ * second copy.
+ *
+ * @example
+ * gsmUsageKey('G', '2026-06-14', 'ActiveEndpoints'); // reports/gsm-usage/gsm=G/date=2026-06-14/type=ActiveEndpoints/report.ndjson.gz
  */
 export interface ReportKeyParts {
   /** Table name, e.g. `gsm-usage`, `site-usage`, `dnsp-usage`, `agent-status`, `dnsp-status`. */
@@ -16,7 +26,18 @@ export interface ReportKeyParts {
   file: string;
 }
 
+/** Every GSM report type is archived, by 4.5 and by 4.6. */
+export { GSM_REPORT_TYPES };
+/** The one DNSP report type archived, by 4.8 a site at a time. */
+export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days' satisfies DnspReportType;
+/** Status snapshots: 4.3/4.4 of a console, or 4.1/4.2 of each site when walked site by site. */
+export const SNAPSHOT_DATASETS = ['agent-status', 'dnsp-status'] as const;
+export type SnapshotDataset = (typeof SNAPSHOT_DATASETS)[number];
+/** The archive's datasets, each a table under `reports/<dataset>/`. */
+export type ReportDataset = SnapshotDataset | 'gsm-usage' | 'site-usage' | 'dnsp-usage';
+
 const SAFE = /^[A-Za-z0-9._-]+$/;
+const SNAPSHOT = 'snapshot.ndjson.gz';
 
 function part(name: string, value: string): string {
   if (!SAFE.test(value))
@@ -24,13 +45,43 @@ function part(name: string, value: string): string {
   return value;
 }
 
-export function reportKey(p: ReportKeyParts): string {
+/** The folder of a key's partitions, ending in `/`: what a reader lists. */
+function reportFolder(p: Omit<ReportKeyParts, 'file'>): string {
   if (!isDay(p.date)) throw new RangeError(`report date must be YYYY-MM-DD: ${p.date}`);
   const extra = Object.entries(p.partitions ?? {}).map(
     ([k, v]) => `${part('partition', k)}=${part(k, v)}/`,
   );
-  return `reports/${part('dataset', p.dataset)}/gsm=${part('gsm', p.gsm)}/date=${p.date}/${extra.join('')}${part('file', p.file)}`;
+  return `reports/${part('dataset', p.dataset)}/gsm=${part('gsm', p.gsm)}/date=${p.date}/${extra.join('')}`;
 }
+
+export const reportKey = (p: ReportKeyParts): string => reportFolder(p) + part('file', p.file);
+
+/** A GSM's usage report (4.5) of one type and day. */
+export const gsmUsageKey = (gsm: string, date: string, type: GsmReportType) =>
+  reportKey({ dataset: 'gsm-usage', gsm, date, partitions: { type }, file: 'report.ndjson.gz' });
+
+/** The usage report of a GSM's sites (4.6) of one type and day: one line a site. */
+export const siteUsageKey = (gsm: string, date: string, type: GsmReportType) =>
+  reportKey({ dataset: 'site-usage', gsm, date, partitions: { type }, file: 'sites.ndjson.gz' });
+
+/** The folder of a day's DNSP usage reports (4.8), one object a site. */
+export const dnspUsageFolder = (gsm: string, date: string) =>
+  reportFolder({ dataset: 'dnsp-usage', gsm, date, partitions: { type: DNSP_REPORT_TYPE } });
+
+/** A site's DNSP usage report of a day. */
+export const dnspUsageKey = (gsm: string, date: string, site: string) =>
+  `${dnspUsageFolder(gsm, date)}site=${part('site', site)}/report.ndjson.gz`;
+
+/** A status snapshot of a day: the console's, or one site's below the day's partition. */
+export const snapshotKey = (dataset: SnapshotDataset, gsm: string, date: string, site?: string) =>
+  reportKey({ dataset, gsm, date, partitions: site === undefined ? {} : { site }, file: SNAPSHOT });
+
+/** The folder of a day's snapshots of `dataset`, the console's and every site's. */
+export const snapshotFolder = (dataset: SnapshotDataset, gsm: string, date: string) =>
+  reportFolder({ dataset, gsm, date });
+
+/** Whether a key below a snapshot folder is a snapshot. */
+export const isSnapshotKey = (key: string) => key.endsWith(`/${SNAPSHOT}`);
 
 /** The manifest of one report-fetcher run for a GSM and date. */
 export function manifestKey(gsm: string, date: string): string {

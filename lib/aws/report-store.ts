@@ -6,7 +6,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { StorageError } from './errors.js';
+import { StorageError, s3Refusal } from './errors.js';
 
 export interface ArchivedObject {
   key: string;
@@ -116,9 +116,7 @@ export class ReportStore {
       const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return JSON.parse((await out.Body?.transformToString()) ?? 'null');
     } catch (error) {
-      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata
-        ?.httpStatusCode;
-      if (status === 404) return undefined;
+      if (s3Refusal(error) === 'missing') return undefined;
       throw new StorageError(`Cannot read s3://${this.bucket}/${key}`, { cause: error });
     }
   }
@@ -128,9 +126,7 @@ export class ReportStore {
       const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return head.Metadata?.sha256;
     } catch (error) {
-      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata
-        ?.httpStatusCode;
-      if (status === 404) return undefined;
+      if (s3Refusal(error) === 'missing') return undefined;
       throw new StorageError(`Cannot read s3://${this.bucket}/${key}`, { cause: error });
     }
   }

@@ -6,13 +6,9 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import * as z from '../zod.js';
-import { ConflictError, StorageError } from './errors.js';
+import { ConflictError, ObjectGoneError, StorageError, s3Refusal } from './errors.js';
 
 export type WriteCondition = { ifMatch: string } | { ifNoneMatch: true };
-
-function status(error: unknown): number | undefined {
-  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-}
 
 /**
  * Small JSON state objects (cursors, de-duplication records) under `state/`, written with S3
@@ -39,12 +35,15 @@ export class StateStore {
       const text = (await out.Body?.transformToString()) ?? '';
       return { value: z.parse(schema, JSON.parse(text)), etag: out.ETag ?? '' };
     } catch (error) {
-      if (status(error) === 404) return undefined;
+      if (s3Refusal(error) === 'missing') return undefined;
       throw new StorageError(`Cannot read state ${key}`, { cause: error });
     }
   }
 
-  /** Writes under a condition; a lost race raises ConflictError. Answers the new ETag. */
+  /**
+   * Writes under a condition; a lost race raises ConflictError, an `ifMatch` on a removed object
+   * ObjectGoneError. Answers the new ETag.
+   */
   async put(key: string, value: unknown, condition?: WriteCondition): Promise<string> {
     try {
       const out = await this.s3.send(
@@ -59,9 +58,9 @@ export class StateStore {
       );
       return out.ETag ?? '';
     } catch (error) {
-      // 412: the condition failed; 409: a concurrent conditional write is in progress.
-      if (status(error) === 412 || status(error) === 409)
-        throw new ConflictError(key, { cause: error });
+      const refusal = s3Refusal(error);
+      if (refusal === 'conflict') throw new ConflictError(key, { cause: error });
+      if (refusal === 'missing') throw new ObjectGoneError(key, { cause: error });
       throw new StorageError(`Cannot write state ${key}`, { cause: error });
     }
   }

@@ -2,11 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { GetObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import { StorageError } from '../aws/errors.js';
-
-const notFound = (error: unknown) =>
-  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404 ||
-  (error as { name?: string }).name === 'NoSuchKey';
+import { StorageError, s3Refusal } from '../aws/errors.js';
 
 /**
  * Reads the archive's gzip NDJSON objects back: small ones whole, snapshots a line at a time.
@@ -29,7 +25,7 @@ export class ArchiveReader {
       if (!bytes) return [];
       return parseLines(gunzipSync(bytes).toString('utf8')) as T[];
     } catch (error) {
-      if (notFound(error)) return undefined;
+      if (s3Refusal(error) === 'missing') return undefined;
       throw new StorageError(`Cannot read s3://${this.bucket}/${key}`, { cause: error });
     }
   }
@@ -44,7 +40,7 @@ export class ArchiveReader {
       const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       body = out.Body as Readable;
     } catch (error) {
-      if (notFound(error)) return;
+      if (s3Refusal(error) === 'missing') return;
       throw new StorageError(`Cannot read s3://${this.bucket}/${key}`, { cause: error });
     }
     const lines = createInterface({ input: body.pipe(createGunzip()), crlfDelay: Infinity });

@@ -1,6 +1,13 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import { reportKey } from '../aws/report-keys.js';
+import {
+  dnspUsageFolder,
+  gsmUsageKey,
+  isSnapshotKey,
+  siteUsageKey,
+  snapshotFolder,
+} from '../aws/report-keys.js';
 import { daysUpTo } from '../validation/day.js';
+import type { GsmReportType } from '../validation/identifiers.js';
 import type { ArchiveReader } from './archive-reader.js';
 import {
   DnspUsageLine,
@@ -35,9 +42,8 @@ export interface CollectOptions {
   now?: () => Date;
 }
 
-/** The report types the page reads: active endpoints are what seats are billed on. */
-export const SITE_REPORT_TYPE = 'ActiveEndpoints';
-export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days';
+/** The report type the page reads: active endpoints are what seats are billed on. */
+export const SITE_REPORT_TYPE: GsmReportType = 'ActiveEndpoints';
 
 /** DNS protection of each site on a day, from that day's archived DNSP reports (4.8). */
 export type DnspBySite = Map<string, { enabled: boolean; agents: number }>;
@@ -52,9 +58,7 @@ export async function dnspBySite(
   date: string,
   limit: LimitFunction,
 ): Promise<DnspBySite> {
-  const keys = await limit(() =>
-    reader.keys(`reports/dnsp-usage/gsm=${gsm}/date=${date}/type=${DNSP_REPORT_TYPE}/`),
-  );
+  const keys = await limit(() => reader.keys(dnspUsageFolder(gsm, date)));
   const dnsp: DnspBySite = new Map();
   await Promise.all(
     keys.map((key) =>
@@ -96,9 +100,7 @@ export async function infectedIn(
   date: string,
 ): Promise<InfectedSet | undefined> {
   // One object for the console, or one a site when a large console was walked site by site.
-  const day = reportKey({ dataset: 'agent-status', gsm, date, file: 'snapshot.ndjson.gz' });
-  const folder = day.slice(0, day.lastIndexOf('/') + 1);
-  const keys = (await reader.keys(folder)).filter((k) => k.endsWith('/snapshot.ndjson.gz'));
+  const keys = (await reader.keys(snapshotFolder('agent-status', gsm, date))).filter(isSnapshotKey);
   const infected: InfectedSet = new Map();
   let seen = false;
   for (const key of keys.sort()) {
@@ -134,27 +136,14 @@ export async function collectDailyReport(
   const { gsm, day } = options;
   const limit = pLimit(options.concurrency ?? 16);
   const trendDays = options.trendDays ?? 30;
-  const sitesKey = reportKey({
-    dataset: 'site-usage',
-    gsm,
-    date: day,
-    partitions: { type: SITE_REPORT_TYPE },
-    file: 'sites.ndjson.gz',
-  });
+  const sitesKey = siteUsageKey(gsm, day, SITE_REPORT_TYPE);
   const siteLines = usableLines(await reader.records(sitesKey), SiteUsageLine).lines;
   const dnsp = await dnspBySite(reader, gsm, day, limit);
 
   const gsmReports = await Promise.all(
     daysUpTo(day, trendDays).map((date) =>
       limit(async () => {
-        const key = reportKey({
-          dataset: 'gsm-usage',
-          gsm,
-          date,
-          partitions: { type: SITE_REPORT_TYPE },
-          file: 'report.ndjson.gz',
-        });
-        const lines = await reader.records(key);
+        const lines = await reader.records(gsmUsageKey(gsm, date, SITE_REPORT_TYPE));
         return { date, report: lines?.[0] ? usableLine(lines[0], GsmUsageLine) : undefined };
       }),
     ),

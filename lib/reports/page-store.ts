@@ -5,7 +5,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { StorageError } from '../aws/errors.js';
+import { StorageError, s3Refusal } from '../aws/errors.js';
 
 /** SigV4 pre-signed URLs live at most seven days. */
 export const MAX_LINK_SECONDS = 7 * 86_400;
@@ -44,8 +44,7 @@ export async function storedReportDay(
     const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     return head.Metadata?.['report-day'];
   } catch (error) {
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (status === 404) return undefined;
+    if (s3Refusal(error) === 'missing') return undefined;
     throw new StorageError(`Cannot read s3://${bucket}/${key}`, { cause: error });
   }
 }

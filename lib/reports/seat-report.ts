@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { reportKey } from '../aws/report-keys.js';
+import { siteUsageKey } from '../aws/report-keys.js';
 import type { ArchiveReader } from './archive-reader.js';
 import { SiteUsageLine, usableLines } from './archived-lines.js';
 import { dnspBySite, SITE_REPORT_TYPE } from './collect-daily.js';
@@ -66,14 +66,7 @@ export async function collectSeatReport(
   const days = daysOfMonth(month);
   const perDay = await Promise.all(
     days.map(async (date) => {
-      const key = reportKey({
-        dataset: 'site-usage',
-        gsm,
-        date,
-        partitions: { type: SITE_REPORT_TYPE },
-        file: 'sites.ndjson.gz',
-      });
-      const raw = await limit(() => reader.records(key));
+      const raw = await limit(() => reader.records(siteUsageKey(gsm, date, SITE_REPORT_TYPE)));
       // A site line without its key or endpoint count is not a reported day for that site.
       const sites = raw ? usableLines(raw, SiteUsageLine).lines : undefined;
       const dnsp = await dnspBySite(reader, gsm, date, limit);

@@ -2,6 +2,13 @@ import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportStore, reportKey } from '../../lib/aws/index.js';
+import {
+  dnspUsageFolder,
+  dnspUsageKey,
+  isSnapshotKey,
+  snapshotFolder,
+  snapshotKey,
+} from '../../lib/aws/report-keys.js';
 import type { LocalResources } from '../../scripts/local/provision.js';
 import { type LocalAws, startLocalAws } from '../support/local-aws.js';
 
@@ -80,6 +87,18 @@ describe('Class: ReportStore', () => {
       expect(() => new ReportStore(aws.clients.s3, res.bucket, { gzipLevel })).toThrow(
         /gzipLevel must be an integer from 1 to 9/,
       );
+  });
+
+  it('puts every key a writer makes below the folder its reader lists', () => {
+    const [gsm, day] = ['G', '2026-06-13'];
+    expect(dnspUsageKey(gsm, day, 'S1').startsWith(dnspUsageFolder(gsm, day))).toBe(true);
+    for (const site of [undefined, 'S1']) {
+      const key = snapshotKey('agent-status', gsm, day, site);
+      expect(key.startsWith(snapshotFolder('agent-status', gsm, day))).toBe(true);
+      expect(isSnapshotKey(key)).toBe(true);
+    }
+    expect(() => dnspUsageKey(gsm, day, '../S2')).toThrow(/unsafe/);
+    expect(() => snapshotKey('dnsp-status', gsm, '2026-02-31')).toThrow(/YYYY-MM-DD/);
   });
 
   it('refuses key parts that would escape their partition', () => {

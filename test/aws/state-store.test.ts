@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConflictError, StateStore } from '../../lib/aws/index.js';
+import { ConflictError, ObjectGoneError, StateStore, StorageError } from '../../lib/aws/index.js';
 import { type LocalAws, startLocalAws } from '../support/local-aws.js';
 
 let aws: LocalAws;
@@ -32,6 +32,18 @@ describe('Class: StateStore', () => {
       state.put('cursors/a.json', { at: '3' }, { ifMatch: etag }),
     ).rejects.toBeInstanceOf(ConflictError);
     expect((await state.get('cursors/a.json', Cursor))?.value.at).toBe('2');
+  });
+
+  it('raises ObjectGoneError, a StorageError, for a write conditional on a removed record', async () => {
+    // Prepare: a record read, then removed by another run.
+    const etag = await state.put('cursors/gone.json', { at: '1' });
+    await state.delete('cursors/gone.json');
+    // Act
+    const failure = state.put('cursors/gone.json', { at: '2' }, { ifMatch: etag });
+    // Assess
+    await expect(failure).rejects.toBeInstanceOf(ObjectGoneError);
+    await expect(failure).rejects.toBeInstanceOf(StorageError);
+    expect(await state.get('cursors/gone.json', Cursor)).toBeUndefined();
   });
 
   it('answers undefined for a missing record and rejects a malformed one', async () => {

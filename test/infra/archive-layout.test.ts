@@ -1,12 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  archiveGsmReports,
-  GSM_REPORT_TYPES,
-} from '../../functions/report-fetcher/archive-reports.js';
-import { DNSP_REPORT_TYPE, storeSite } from '../../functions/report-fetcher/archive-site.js';
+import { archiveGsmReports } from '../../functions/report-fetcher/archive-reports.js';
+import { storeSite } from '../../functions/report-fetcher/archive-site.js';
 import { planWalks } from '../../functions/report-fetcher/plan.js';
-import { walkKey } from '../../functions/report-fetcher/walk-task.js';
-import type { ArchivedObject, ReportStore } from '../../lib/aws/index.js';
+import {
+  type ArchivedObject,
+  DNSP_REPORT_TYPE,
+  GSM_REPORT_TYPES,
+  type ReportStore,
+  snapshotKey,
+} from '../../lib/aws/index.js';
 import type { SkywatchClient, UsageReportSiteDNSP } from '../../lib/index.js';
 import { type Json, type Synth, synth } from './helpers.js';
 
@@ -49,7 +51,7 @@ beforeAll(async () => {
   const site = { key: 'SITE-KEY-1', id: 'id', name: 'n', endpoints: 10 };
   for (const above of [100, 0])
     for (const task of planWalks([site], 0, { siteWalkAbove: above }))
-      keys.push(walkKey(GSM, DAY, task));
+      keys.push(snapshotKey(task.dataset, GSM, DAY, task.site));
   await storeSite(store, { gsm: GSM, site: 'SITE-KEY-1', day: DAY }, {} as UsageReportSiteDNSP);
   s = synth();
 });
@@ -104,7 +106,7 @@ describe('Archive tables and the keys the report fetcher writes', () => {
     }
   });
 
-  it("projects the fetcher's own report types", () => {
+  it('projects the report types of the archive layout (lib/aws/report-keys.ts)', () => {
     const typeValues = (name: string) => projections().get(name)?.types;
     expect(typeValues('gsm_usage')).toEqual([...GSM_REPORT_TYPES]);
     expect(typeValues('site_usage')).toEqual([...GSM_REPORT_TYPES]);

@@ -86,8 +86,8 @@ export async function loadRules(state: StateStore, key: string): Promise<AlertRu
   try {
     return (await state.get(key, AlertRules))?.value ?? {};
   } catch (error) {
-    const issue = (error as { cause?: { issues?: { path: PropertyKey[]; message: string }[] } })
-      .cause?.issues?.[0];
+    const cause = error instanceof Error ? error.cause : undefined;
+    const issue = cause instanceof z.core.$ZodError ? cause.issues[0] : undefined;
     // Not a bad object but a failed read: the caller's retry is what helps.
     if (!issue) throw error;
     const where = `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`;
