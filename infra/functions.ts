@@ -3,11 +3,13 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { NOTIFIER_QUEUE } from './config/notifier-queue.js';
 import type { ResolvedSettings } from './config/settings.js';
+import type { AlertRouting } from './constructs/alert-routing.js';
 import { BUCKET_PREFIXES, type ReportBucket } from './constructs/report-bucket.js';
 import { SkywatchFunction } from './constructs/skywatch-function.js';
 import type { SkywatchSecrets } from './constructs/skywatch-secrets.js';
@@ -33,6 +35,20 @@ export const FUNCTION_ENTRIES = {
 
 export type FunctionName = keyof typeof FUNCTION_ENTRIES;
 
+/** The custom resource that makes the report links' key pair (infra/constructs/page-link-key.ts). */
+export const PAGE_LINK_KEY_ENTRY = 'functions/page-link-key/handler.ts';
+
+/** The report site's links, when it is on (docs/operations.md, "Report links"). */
+export interface PageLinkDeps {
+  /** `https://` and the distribution's or the operator's domain. */
+  readonly origin: string;
+  /** The CloudFront public key's id. */
+  readonly keyPairId: string;
+  /** Holds the private key; read by the functions that sign links, by nothing else. */
+  readonly secret: secretsmanager.ISecret;
+  readonly days: number;
+}
+
 /**
  * The archive worker may run as long as Lambda allows: a day's job goes on until a reserve
  * before this. Its queue gets six times that of visibility, as Lambda advises for SQS.
@@ -50,6 +66,10 @@ export interface FunctionDeps {
   /** Health alerts from the topic, for the notifier; and where refused deliveries go. */
   readonly notifierQueue: sqs.IQueue;
   readonly notifierDeadLetterQueue: sqs.IQueue;
+  /** Present when the report site is on: the digest and the report builder sign links. */
+  readonly pageLinks?: PageLinkDeps;
+  /** The routing document's parameter, which the infection alerter reads. */
+  readonly alertRouting: AlertRouting;
 }
 
 /** The notifier's timeout (infra/config/notifier-queue.ts). */
@@ -79,6 +99,15 @@ export function createFunctions(
   });
   const entry = (name: FunctionName) => path.join(deps.projectRoot, FUNCTION_ENTRIES[name]);
   const gsmKeys = s.gsmKeys.join(',');
+  const links = deps.pageLinks;
+  const linkEnv: Record<string, string> = links
+    ? {
+        PAGE_LINK_ORIGIN: links.origin,
+        PAGE_LINK_KEY_PAIR_ID: links.keyPairId,
+        PAGE_LINK_KEY_SECRET_ARN: links.secret.secretArn,
+        PAGE_LINK_DAYS: String(links.days),
+      }
+    : {};
 
   const tokenRefresher = new SkywatchFunction(scope, 'TokenRefresher', {
     ...common,
@@ -203,8 +232,11 @@ export function createFunctions(
       ...alerterEnv,
       NOTIFIER_QUEUE_URL: deps.notifierQueue.queueUrl,
       ALERT_OUTBREAK_THRESHOLD: String(s.alertOutbreakThreshold),
+      ...linkEnv,
+      ALERT_ROUTING_PARAMETER: deps.alertRouting.parameter.parameterName,
     }),
   });
+  deps.alertRouting.grantGet(infectionAlerter.function);
   // Alert events go to the notifier one message per destination (lib/aws/delivery-queue.ts).
   deps.notifierQueue.grantSendMessages(infectionAlerter.function);
   for (const alerter of [blockedUrlAlerter, infectionAlerter]) {
@@ -244,8 +276,11 @@ export function createFunctions(
     environment: env({
       REPORT_BUCKET: bucket.bucketName,
       GSM_KEYS: gsmKeys,
+      ...linkEnv,
     }),
   });
+  // The digest's and the built pages' links are signed with the report site's private key.
+  for (const signer of [infectionAlerter, reportBuilder]) links?.secret.grantRead(signer.function);
   // Blocked-URL counts come from the service; the archive and manifests are only read; pages/
   // is read too, so the pre-signed links it signs to its pages work.
   secrets.token.grantRead(reportBuilder.function);

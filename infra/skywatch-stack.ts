@@ -8,6 +8,7 @@ import type { Construct } from 'constructs';
 import { NOTIFIER_QUEUE } from './config/notifier-queue.js';
 import { resolveSettings } from './config/resolve-settings.js';
 import type { ResolvedSettings, SkywatchSettings } from './config/settings.js';
+import { AlertRouting } from './constructs/alert-routing.js';
 import { ArchiveQuery } from './constructs/archive-query.js';
 import { BUCKET_PREFIXES, ReportBucket } from './constructs/report-bucket.js';
 import { Schedules } from './constructs/schedules.js';
@@ -18,6 +19,7 @@ import type { SkywatchFunction } from './constructs/skywatch-function.js';
 import { SkywatchSecrets } from './constructs/skywatch-secrets.js';
 import { WebhookApi } from './constructs/webhook-api.js';
 import { ARCHIVE_WORKER_TIMEOUT, createFunctions, type FunctionName } from './functions.js';
+import { createReportLinks, type ReportLinks } from './report-links.js';
 
 /** The repository root: entries are resolved from it. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,10 +43,13 @@ export class SkywatchStack extends Stack {
   readonly archiveDeadLetterQueue: sqs.Queue;
   readonly notifierQueue: sqs.Queue;
   readonly notifierDeadLetterQueue: sqs.Queue;
+  readonly alertRouting: AlertRouting;
   readonly webhook: WebhookApi;
   readonly schedules: Schedules;
   readonly serviceAlarms: ServiceAlarms;
   readonly archiveQuery: ArchiveQuery | undefined;
+  /** The signed-link site of the daily pages; undefined when `reportLinks` is false. */
+  readonly reportLinks: ReportLinks | undefined;
 
   constructor(scope: Construct, id: string, props: SkywatchStackProps) {
     super(scope, id, props);
@@ -123,8 +128,18 @@ export class SkywatchStack extends Stack {
         'Skywatch alert notifier: a destination refused an alert, or it failed after every retry; the message says which (docs/operations.md, "Runbook: notifier dead letters").',
     });
 
+    // Which destinations each alert goes to (docs/operations.md, "Routing"), editable without
+    // a deploy; the alerter routes each event as it queues it for the notifier.
+    const alertRouting = new AlertRouting(this, 'AlertRouting', { document: s.alertRouting });
+    this.alertRouting = alertRouting;
+
+    const projectRoot = props.projectRoot ?? PROJECT_ROOT;
+    this.reportLinks = s.reportLinks
+      ? createReportLinks(this, { settings: s, archive, alarmTopic: ops.topic, projectRoot })
+      : undefined;
+
     this.functions = createFunctions(this, {
-      projectRoot: props.projectRoot ?? PROJECT_ROOT,
+      projectRoot,
       settings: s,
       secrets,
       archive,
@@ -133,6 +148,8 @@ export class SkywatchStack extends Stack {
       archiveQueue,
       notifierQueue,
       notifierDeadLetterQueue: notifierDeadLetters,
+      pageLinks: this.reportLinks?.deps,
+      alertRouting,
     });
     const f = this.functions;
 
@@ -206,6 +223,12 @@ export class SkywatchStack extends Stack {
     new CfnOutput(this, 'TokenSecretArn', { value: secrets.token.secretArn });
     new CfnOutput(this, 'NotifierSecretArn', { value: secrets.notifier.secretArn });
     new CfnOutput(this, 'NotifierDeadLetterQueueUrl', { value: notifierDeadLetters.queueUrl });
+    if (this.reportLinks) {
+      const { site, key } = this.reportLinks;
+      new CfnOutput(this, 'ReportSiteDomain', { value: site.distribution.distributionDomainName });
+      new CfnOutput(this, 'ReportLinkKeySecretArn', { value: key.secret.secretArn });
+    }
+    new CfnOutput(this, 'AlertRoutingParameter', { value: alertRouting.parameter.parameterName });
   }
 }
 

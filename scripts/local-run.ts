@@ -10,9 +10,11 @@ import { demoCredentials, functionEnv } from './local/function-env.js';
 import { loadHandler } from './local/functions.js';
 import { lambdaContext } from './local/lambda-context.js';
 import { ensureMotoPython, MotoMissingError, startMoto } from './local/moto-server.js';
+import { pageLinkEnv, provisionPageLinks } from './local/page-links.js';
 import { drainAlerts, provision } from './local/provision.js';
 import { startReceiver } from './local/receivers.js';
-import { type BuiltReport, saveLocalOutput } from './local/report-output.js';
+import { type BuiltReport, savedReportLines, saveLocalOutput } from './local/report-output.js';
+import { demoRouting, putRouting, routingLines } from './local/routing-demo.js';
 import { deliveryLines } from './local/show-deliveries.js';
 
 /**
@@ -57,7 +59,10 @@ async function main(): Promise<void> {
       `skywatch-local-${Date.now()}`,
       demoCredentials(webhookSecret),
     );
+    // The report site's signing key, made as the stack's key resource makes it.
+    const links = await provisionPageLinks(aws, res.bucket);
     Object.assign(process.env, functionEnv(res, emulator, moto.endpoint, [gsm.key]), {
+      ...pageLinkEnv(links),
       POWERTOOLS_LOG_LEVEL: process.env.SKYWATCH_VERBOSE ? 'INFO' : 'CRITICAL',
       POWERTOOLS_METRICS_DISABLED: process.env.SKYWATCH_VERBOSE ? 'false' : 'true',
     });
@@ -81,12 +86,15 @@ async function main(): Promise<void> {
     const handedOver = await drainQueue(aws.sqs, res.archiveQueueUrl, archiveWorker);
     if (handedOver.invocations > 0) console.log('   archive worker:', JSON.stringify(handedOver));
 
-    step('Four local receivers stand in for Slack, Teams, PagerDuty and a PSA webhook');
+    step(
+      'Five local receivers stand in for Slack, Teams, PagerDuty, a PSA webhook and a customer’s own Slack channel',
+    );
     const receivers = {
       slack: await startReceiver(200),
       teams: await startReceiver(202),
       pagerduty: await startReceiver(202),
       webhook: await startReceiver(204),
+      'acme-slack': await startReceiver(200),
     };
     await aws.secrets.send(
       new PutSecretValueCommand({
@@ -102,10 +110,18 @@ async function main(): Promise<void> {
             url: receivers.webhook.url,
             secret: generateSigningSecret(),
           },
+          // A named destination, which the routing document below sends one customer to.
+          destinations: { 'acme-slack': { type: 'slack', url: receivers['acme-slack'].url } },
         }),
       }),
     );
-    for (const [name, r] of Object.entries(receivers)) console.log(`  ${name.padEnd(9)} ${r.url}`);
+    for (const [name, r] of Object.entries(receivers)) console.log(`  ${name.padEnd(10)} ${r.url}`);
+    const [customerSite, quietSite] = gsm.sites;
+    if (!customerSite || !quietSite) throw new Error('the emulator has fewer than two sites');
+    const routing = demoRouting(customerSite, quietSite);
+    await putRouting(aws.ssm, res.routingParameter, routing);
+    console.log(`  routing document in SSM ${res.routingParameter}:`);
+    for (const line of routingLines(routing)) console.log(`    ${line}`);
 
     step('npm run alerts -- test: a marked test alert, trigger then resolve, to each destination');
     const tested = (await run('alert-notifier', { skywatchTestAlert: true })) as {
@@ -113,7 +129,7 @@ async function main(): Promise<void> {
     };
     for (const r of tested.results)
       console.log(
-        `  ${r.destination.padEnd(9)} ${r.action.padEnd(8)} ${r.status ?? '---'} ${r.outcome}`,
+        `  ${r.destination.padEnd(10)} ${r.action.padEnd(8)} ${r.status ?? '---'} ${r.outcome}`,
       );
     for (const r of Object.values(receivers)) r.requests.length = 0;
     const notify = () =>
@@ -158,10 +174,16 @@ async function main(): Promise<void> {
     console.log('  ', JSON.stringify(await run('infection-alerter')));
     console.log('   notifier:', JSON.stringify(await notify()));
     for (const [name, r] of Object.entries(receivers)) {
-      const lines = deliveryLines(name, r);
+      const lines = deliveryLines(name, r, name === 'acme-slack' ? 'slack' : name);
       console.log(`  ${name}: ${lines.length} accepted`);
       for (const line of lines) console.log(`    ${line}`);
     }
+    const atQuiet = Object.values(receivers).flatMap((r) =>
+      r.accepted().filter((x) => x.body.includes(quietSite.key)),
+    );
+    console.log(
+      `  ${quietSite.name} (route quiet): ${atQuiet.length} deliveries; its alerts reached the topic only`,
+    );
     await Promise.all(Object.values(receivers).map((r) => r.close()));
 
     step('blocked-url-alerter: a spike yesterday at one site');
@@ -226,7 +248,10 @@ async function main(): Promise<void> {
     for (const line of summariseArchive(objects, res.bucket, gsm.key)) console.log(`  ${line}`);
     const saved = await saveLocalOutput(aws.s3, res.bucket, built.reports);
     console.log(`  the archive, copied for \`npm run query\`: ${saved.archive}`);
-    for (const file of saved.files) console.log(`  report: ${file}`);
+    for (const line of savedReportLines(saved, links)) console.log(`  ${line}`);
+    console.log(
+      `  (links are signed as the report site's are; ${links.origin} is a local placeholder for its domain)`,
+    );
     const alerts = await drainAlerts(aws, res.alertQueueUrl);
     console.log(`  ${alerts.length} alerts received on the subscribed queue:`);
     for (const a of alerts) {

@@ -1,4 +1,4 @@
-import type { DestinationName } from './destinations.js';
+import type { DestinationType } from '../../lib/alerts/index.js';
 
 /** What a receiver's answer means for the delivery. */
 export type Answer = 'delivered' | 'retry' | 'refused';
@@ -26,8 +26,11 @@ function standardWebhook(status: number): Answer {
   return status === 410 ? 'refused' : 'retry';
 }
 
-/** Each receiver's delivery contract, from its own documentation (docs/operations.md). */
-export const CONTRACTS: Record<DestinationName, (status: number) => Answer> = {
+/**
+ * Each type of receiver's delivery contract, from its own documentation (docs/operations.md):
+ * every destination of a type, whatever its name, is judged by it.
+ */
+export const CONTRACTS: Record<DestinationType, (status: number) => Answer> = {
   slack: chat,
   teams: chat,
   pagerduty: chat,

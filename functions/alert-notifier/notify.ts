@@ -3,7 +3,7 @@ import type { StateStore } from '../../lib/aws/index.js';
 import { SkywatchError } from '../../lib/errors/index.js';
 import { systemClock } from '../../lib/http/index.js';
 import * as z from '../../lib/zod.js';
-import { type DestinationName, deliveries, type NotifierSecret } from './destinations.js';
+import { configuredDestinations, deliveryTo, type NotifierSecret } from './destinations.js';
 import { DeliveryFailedError, DeliveryRejectedError, type PostOptions, post } from './post.js';
 import { claimSend, finishSend, refusedBefore, releaseSend } from './sent.js';
 
@@ -18,7 +18,7 @@ export class UnreadableAlertError extends SkywatchError {
 /** Another notifier holds the event's sending lease (one cut by its timeout, or a twin). */
 export class DeliveryBusyError extends SkywatchError {
   constructor(
-    readonly destination: DestinationName,
+    readonly destination: string,
     readonly retryAfterMs: number,
   ) {
     super(`${destination}: another notifier is sending this event`);
@@ -38,7 +38,7 @@ export interface NotifyDeps {
   secret: () => Promise<NotifierSecret>;
   /** Keeps a refused delivery for an operator (the dead-letter queue), with why. */
   deadLetter: (reason: string) => Promise<void>;
-  metric: (destination: DestinationName, name: DeliveryMetric) => void;
+  metric: (destination: string, name: DeliveryMetric) => void;
   now?: () => number;
 }
 
@@ -47,7 +47,10 @@ export interface NotifyOptions extends Omit<PostOptions, 'onRetry'> {
   leaseMs: number;
 }
 
-/** Reads a message of the notifier's queue; a typed error says what is wrong with it. */
+/**
+ * Reads a message of the notifier's queue: v2, or v1 from an alerter before routing (still in
+ * flight during an update); a typed error says what is wrong with it.
+ */
 export function readDelivery(body: string): DeliveryMessage {
   try {
     return z.parse(DeliveryMessage, JSON.parse(body));
@@ -82,13 +85,18 @@ export async function deliverEvent(
   const { redrive = false, lastTry = false } = receipt;
   const now = deps.now ?? (() => systemClock.now());
   const { alert, destination } = message;
-  const delivery = deliveries(alert, await deps.secret(), new Date(now())).find(
-    (d) => d.destination === destination,
-  );
-  if (!delivery) {
+  const secret = await deps.secret();
+  const config = configuredDestinations(secret).get(destination);
+  if (!config) {
     deps.metric(destination, 'NotConfigured');
     return 'not-configured';
   }
+  const route = message.schema === 'skywatch.delivery/v2' ? message.route : undefined;
+  const delivery = deliveryTo(destination, config, alert, {
+    route,
+    consoleUrl: secret.consoleUrl,
+    now: new Date(now()),
+  });
   const claim = await claimSend(
     deps.state,
     destination,

@@ -75,6 +75,7 @@ export async function post(delivery: Delivery, options: PostOptions): Promise<nu
     attempt++;
     let status: number | undefined;
     retryAfterMs = undefined;
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
@@ -82,10 +83,10 @@ export async function post(delivery: Delivery, options: PostOptions): Promise<nu
         body: delivery.body,
         // A redirect is a failure by every contract here; following it would post elsewhere.
         redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
       });
       const text = await response.text().catch(() => '');
-      const answer = CONTRACTS[delivery.destination](response.status);
+      const answer = CONTRACTS[delivery.type](response.status);
       if (answer === 'delivered') return response.status;
       if (answer === 'refused')
         throw new DeliveryRejectedError(delivery.destination, response.status, text.slice(0, 200));
@@ -95,7 +96,7 @@ export async function post(delivery: Delivery, options: PostOptions): Promise<nu
     } catch (error) {
       if (error instanceof DeliveryRejectedError) throw error;
       // Never the URL: for Slack, Teams and webhooks the URL is the secret.
-      reason = (error as Error).name === 'TimeoutError' ? 'timed out' : 'connection failed';
+      reason = signal.aborted ? 'timed out' : 'connection failed';
     }
     if (attempt === options.maxAttempts) break;
     const wait = retryDelay(attempt, status, retryAfterMs, policy, random);

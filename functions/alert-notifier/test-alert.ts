@@ -1,10 +1,16 @@
-import type { AlertAction, HealthAlert } from '../../lib/alerts/index.js';
+import {
+  type AlertAction,
+  DEFAULT_ROUTING,
+  type HealthAlert,
+  type RoutingDocument,
+  routeAlert,
+} from '../../lib/alerts/index.js';
 import { redact, SkywatchError } from '../../lib/errors/index.js';
 import * as z from '../../lib/zod.js';
 import {
+  configuredDestinations,
   type Delivery,
-  type DestinationName,
-  deliveries,
+  deliveryTo,
   type NotifierSecret,
   protectSecrets,
 } from './destinations.js';
@@ -70,23 +76,37 @@ export function testAlert(now: Date, options: TestAlertOptions): [HealthAlert, H
 export class DestinationNotConfiguredError extends SkywatchError {
   constructor(
     readonly destination: string | undefined,
-    readonly configured: DestinationName[],
+    readonly configured: string[],
   ) {
     super(
       destination === undefined
-        ? 'The notifier secret configures no destination: set slack, teams, pagerduty or webhook'
+        ? 'The notifier secret configures no destination: set slack, teams, pagerduty, webhook or one under destinations'
         : `No destination "${destination}" in the notifier secret; configured: ${configured.join(', ') || 'none'}`,
     );
     this.name = 'DestinationNotConfiguredError';
   }
 }
 
+/**
+ * The routing document sends the test alert (site and GSM `TEST`, kind `attention-required`,
+ * severity `info`) nowhere: nothing was sent. Name a destination to test one anyway.
+ */
+export class TestAlertUnroutedError extends SkywatchError {
+  constructor(readonly route: string) {
+    super(
+      `The routing document sends the test alert nowhere (route "${route}"); name a destination to test it`,
+    );
+    this.name = 'TestAlertUnroutedError';
+  }
+}
+
 /** What one destination made of one event of the test alert. */
 export interface TestResult {
-  destination: DestinationName;
+  destination: string;
   action: AlertAction;
   alertId: string;
-  outcome: 'delivered' | 'refused' | 'failed';
+  /** `not-configured`: the routing document names a destination the secret lacks. */
+  outcome: 'delivered' | 'refused' | 'failed' | 'not-configured';
   /** The HTTP status that decided it, when there was one. */
   status?: number;
   /** Why it was not delivered, redacted: never a URL, a routing key or a signing secret. */
@@ -100,12 +120,27 @@ export interface SendTestOptions extends PostOptions {
   origin?: string;
 }
 
+const NOT_IN_SECRET = 'routed here, but the notifier secret does not configure it';
+
+/** Which destinations a test alert goes to. */
+export interface TestSelection {
+  /** Only this destination of the secret, whatever the routing says. */
+  destination?: string | undefined;
+  /**
+   * The routing document in force: the test alert goes where it routes it, like any alert.
+   * Without one (and without `destination`), to every destination of the secret.
+   */
+  routing?: RoutingDocument | undefined;
+}
+
 /**
- * Posts a test alert's trigger, then its resolve, to each configured destination (or only
- * `destination`), the destinations at once, as the notifier does. The resolve is sent whatever
- * became of the trigger: a receiver that took the trigger and answered too late must not keep
- * an open incident. Answers one result per destination and event, in the secret's order;
- * throws DestinationNotConfiguredError, before sending anything, when there is none to send to.
+ * Posts a test alert's trigger, then its resolve, to its destinations, at once, as the
+ * notifier does: the one named, else those the routing document gives it, else every
+ * destination of the secret. The webhook carries the route the test alert took. The resolve
+ * is sent whatever became of the trigger: a receiver that took the trigger and answered too
+ * late must not keep an open incident. Answers one result per destination and event; throws
+ * DestinationNotConfiguredError or TestAlertUnroutedError, before sending anything, when
+ * there is none to send to.
  *
  * @example
  * const results = await sendTestAlert(secret, options, { destination: 'pagerduty' });
@@ -113,24 +148,35 @@ export interface SendTestOptions extends PostOptions {
 export async function sendTestAlert(
   secret: NotifierSecret,
   options: SendTestOptions,
-  select: { destination?: string | undefined } = {},
+  select: TestSelection = {},
 ): Promise<TestResult[]> {
   const now = options.now ?? (() => new Date());
   // Whoever has one of these can post: they are kept out of every message we make.
   protectSecrets(secret);
   const events = testAlert(now(), { origin: options.origin ?? 'Skywatch' });
-  const configured = deliveries(events[0], secret, now()).map((d) => d.destination);
+  const configured = configuredDestinations(secret);
+  const names = [...configured.keys()];
+  const routed = routeAlert(select.routing ?? DEFAULT_ROUTING, events[0]);
   const only = select.destination;
-  const chosen = only === undefined ? configured : configured.filter((d) => d === only);
-  if (chosen.length === 0) throw new DestinationNotConfiguredError(only, configured);
+  let chosen: string[];
+  if (only !== undefined) chosen = names.filter((d) => d === only);
+  else if (select.routing) {
+    if (routed.destinations.length === 0) throw new TestAlertUnroutedError(routed.route);
+    chosen = routed.destinations;
+  } else chosen = names;
+  if (chosen.length === 0) throw new DestinationNotConfiguredError(only, names);
+  const route = { name: routed.route, fields: routed.fields };
   const each = await Promise.all(
     chosen.map(async (destination) => {
+      const config = configured.get(destination);
       const out: TestResult[] = [];
       for (const alert of events) {
-        const delivery = deliveries(alert, secret, now()).find(
-          (d) => d.destination === destination,
-        );
-        if (delivery) out.push(await attempt(delivery, alert, options));
+        const base = { destination, action: alert.action, alertId: alert.id };
+        if (!config) out.push({ ...base, outcome: 'not-configured', message: NOT_IN_SECRET });
+        else {
+          const context = { route, consoleUrl: secret.consoleUrl, now: now() };
+          out.push(await attempt(deliveryTo(destination, config, alert, context), alert, options));
+        }
       }
       return out;
     }),

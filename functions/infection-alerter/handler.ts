@@ -1,14 +1,18 @@
+import { documentRouter } from '../../lib/alerts/index.js';
 import {
   AlertPublisher,
   DeliveryQueue,
+  RoutingParameter,
   StateStore,
   s3Client,
   snsClient,
   sqsClient,
+  ssmClient,
 } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
 import { BucketEnv, GsmEnv, intSetting, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
+import { PageLinkEnv, pageLinker } from '../shared/page-links.js';
 import { serviceRuntime } from '../shared/runtime.js';
 import { walkChanges } from './changes-walk.js';
 import { HEALTH_GROUPS, type HealthOutcome, HealthPass } from './health/pass.js';
@@ -25,6 +29,7 @@ const env = readEnv(
     ...BucketEnv.shape,
     ...GsmEnv.shape,
     ...TopicEnv.shape,
+    ...PageLinkEnv.shape,
     CURSOR_OVERLAP_SECONDS: intSetting({ min: 0, default: 120 }),
     INFECTION_PAGE_SIZE: intSetting({ min: 1, max: 1000, default: 1000 }),
     /** The alert rules object, under the bucket's `state/`; absent means every default. */
@@ -37,6 +42,13 @@ const env = readEnv(
     /** The notifier's FIFO queue: each alert event, once per destination. */
     NOTIFIER_QUEUE_URL: z.string().check(z.minLength(1)),
     /**
+     * The SSM parameter holding the routing document (docs/operations.md, "Routing"); unset,
+     * every alert goes to the four legacy destinations.
+     */
+    ALERT_ROUTING_PARAMETER: z.optional(z.string().check(z.minLength(1))),
+    /** How long a read of the routing document is used before SSM is asked again. */
+    ALERT_ROUTING_MAX_AGE_SECONDS: intSetting({ min: 0, max: 3600, default: 60 }),
+    /**
      * A walk stops at a page boundary once less than this is left of the invocation, and the
      * next run goes on (docs/operations.md, "Big consoles"). It must hold one page's work plus
      * the health pass's finish (sending the transitions) and the state writes.
@@ -47,8 +59,23 @@ const env = readEnv(
 const obs = await observability('infection-alerter');
 const runtime = serviceRuntime('infection-alerter', obs, env);
 const state = new StateStore(s3Client(), env.REPORT_BUCKET);
+const pageLinks = pageLinker(env, runtime.secrets, obs);
 const alerts = new AlertPublisher(snsClient(), env.ALERT_TOPIC_ARN);
-const deliveries = new DeliveryQueue(sqsClient(), env.NOTIFIER_QUEUE_URL);
+// A routing document that cannot be read or is invalid never loses an alert: every alert goes
+// to the default destinations meanwhile, and this says so (a log line and a metric to alarm on).
+const router = env.ALERT_ROUTING_PARAMETER
+  ? new RoutingParameter(ssmClient(), env.ALERT_ROUTING_PARAMETER, {
+      maxAgeSeconds: env.ALERT_ROUTING_MAX_AGE_SECONDS,
+      onFallback: (error) => {
+        obs.logger.error('alert routing unusable: alerts go to the default destinations', {
+          parameter: env.ALERT_ROUTING_PARAMETER,
+          error: loggableError(error),
+        });
+        obs.metrics.addMetric('AlertRoutingFallback', MetricUnit.Count, 1);
+      },
+    })
+  : documentRouter();
+const deliveries = new DeliveryQueue(sqsClient(), env.NOTIFIER_QUEUE_URL, router);
 
 export const handler = lambda(obs, async (_event: unknown, context) => {
   runtime.bind(context);
@@ -71,6 +98,7 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
       outbreakThreshold: env.ALERT_OUTBREAK_THRESHOLD,
       pageSize: env.INFECTION_PAGE_SIZE,
       reportBucket: env.REPORT_BUCKET,
+      pageLinks,
       budget,
       onNameError: (error) =>
         obs.logger.warn('alerts name keycodes: a usage report could not be read', {

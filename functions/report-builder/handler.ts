@@ -3,6 +3,7 @@ import { buildReports, MAX_LINK_SECONDS } from '../../lib/reports/index.js';
 import * as z from '../../lib/zod.js';
 import { BucketEnv, GsmEnv, intSetting, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, MetricUnit, observability } from '../shared/observability.js';
+import { PageLinkEnv, pageLinker } from '../shared/page-links.js';
 import { serviceRuntime } from '../shared/runtime.js';
 import { runPlan } from './run-plan.js';
 
@@ -11,6 +12,7 @@ const env = readEnv(
   z.extend(ServiceEnv, {
     ...BucketEnv.shape,
     ...GsmEnv.shape,
+    ...PageLinkEnv.shape,
     REPORT_LINK_SECONDS: intSetting({ min: 1, max: MAX_LINK_SECONDS, default: 86_400 }),
     LICENCE_EXPIRY_WINDOW_DAYS: intSetting({ min: 1, max: 365, default: 60 }),
     SITE_CONCURRENCY: intSetting({ min: 1, max: 64, default: 8 }),
@@ -19,6 +21,7 @@ const env = readEnv(
 const obs = await observability('report-builder');
 const runtime = serviceRuntime('report-builder', obs, env);
 const s3 = s3Client();
+const links = pageLinker(env, runtime.secrets, obs);
 
 export const handler = lambda(obs, async (event: unknown, context) => {
   runtime.bind(context);
@@ -26,7 +29,7 @@ export const handler = lambda(obs, async (event: unknown, context) => {
   const built = [];
   for (const gsm of env.GSM_KEYS) {
     const outcome = await buildReports(
-      { s3, bucket: env.REPORT_BUCKET, client: runtime.client },
+      { s3, bucket: env.REPORT_BUCKET, client: runtime.client, links },
       {
         gsm,
         day: plan.day,
@@ -43,8 +46,8 @@ export const handler = lambda(obs, async (event: unknown, context) => {
         gsm,
         failed: outcome.blockedUrlFailures,
       });
-    // The link grants read access to the page: it is returned, never logged.
-    const { pageUrl: _link, ...loggable } = outcome;
+    // The links grant read access to the pages: they are returned, never logged.
+    const { pageUrl: _link, latestUrl: _latest, ...loggable } = outcome;
     obs.logger.info('report built', { ...loggable });
     built.push(outcome);
   }

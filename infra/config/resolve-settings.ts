@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { SkywatchConfigError } from './errors.js';
+import { routingSetting } from './routing-setting.js';
 import {
   DEFAULT_SETTINGS as d,
   LOG_LEVELS,
@@ -14,6 +15,8 @@ import {
   keycodes,
   number,
   oneOf,
+  optionalCertificateArn,
+  optionalDomainName,
   optionalEmail,
   timeOfDay,
 } from './validators.js';
@@ -49,6 +52,12 @@ const Fields = z.strictObject({
   archiveGzipLevel: int(1, 9, d.archiveGzipLevel),
   athena: bool(d.athena),
   traceCalls: bool(d.traceCalls),
+  reportLinks: bool(d.reportLinks),
+  reportLinkDays: int(1, 90, d.reportLinkDays),
+  reportLinkKeyVersion: int(1, 1_000_000, d.reportLinkKeyVersion),
+  reportLinkDomain: optionalDomainName(),
+  reportLinkCertificateArn: optionalCertificateArn(),
+  alertRouting: routingSetting(),
 });
 
 /**
@@ -79,6 +88,15 @@ const SettingsSchema = Fields.superRefine(
         `must be greater than reportTransitionDays (${s.reportTransitionDays}); got ${s.reportExpirationDays}`,
       );
     }
+    if (
+      ok('reportLinkDomain', 'reportLinkCertificateArn') &&
+      (s.reportLinkDomain === undefined) !== (s.reportLinkCertificateArn === undefined)
+    ) {
+      fail(
+        s.reportLinkDomain === undefined ? 'reportLinkDomain' : 'reportLinkCertificateArn',
+        'must be set together with the other: a domain name for the report links and its certificate',
+      );
+    }
     if (ok('webhookRateLimit', 'webhookBurstLimit') && s.webhookBurstLimit < s.webhookRateLimit) {
       fail(
         'webhookBurstLimit',
@@ -99,7 +117,10 @@ export function resolveSettings(input: object): ResolvedSettings {
   return parsed.data;
 }
 
-/** One line per problem, `<setting> <what is wrong>`; a field's first problem only. */
+/**
+ * One line per problem, `<setting> <what is wrong>`, the setting's path as an operator reads
+ * it (`alertRouting.routes[0].name`); a field's first problem only.
+ */
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
   const lines = new Map<string, string>();
   for (const issue of issues) {
@@ -110,7 +131,7 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
       continue;
     }
     const [name, ...rest] = issue.path;
-    const where = `${String(name)}${rest.map((part) => `[${String(part)}]`).join('')}`;
+    const where = `${String(name)}${rest.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('')}`;
     if (!lines.has(where)) lines.set(where, `${where} ${issue.message}`);
   }
   return [...lines.values()];

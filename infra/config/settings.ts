@@ -1,3 +1,5 @@
+import type { RoutingDocument } from '../../lib/alerts/routing.js';
+
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -85,17 +87,50 @@ export interface SkywatchSettings {
   /** Create an Athena workgroup and Glue database over the archive. @default true */
   readonly athena?: boolean;
   /**
+   * Serve the daily pages through CloudFront with signed links (docs/operations.md, "Report
+   * links"); false keeps the S3 location in the digest and no distribution. @default true
+   */
+  readonly reportLinks?: boolean;
+  /** Days a signed report link opens its page (1–90). @default 7 */
+  readonly reportLinkDays?: number;
+  /** Version of the links' signing key; raise it by one to rotate the key. @default 1 */
+  readonly reportLinkKeyVersion?: number;
+  /**
+   * A domain name of the operator's for the report links (`reports.example.com`), with
+   * reportLinkCertificateArn; only then does CloudFront hold viewers to TLS 1.2 or later.
+   * @default - the distribution's own `*.cloudfront.net` name
+   */
+  readonly reportLinkDomain?: string;
+  /** ACM certificate (in us-east-1) for reportLinkDomain. @default - none */
+  readonly reportLinkCertificateArn?: string;
+  /**
    * Record every service call and AWS SDK call as an X-Ray subsegment (Powertools Tracer).
    * Active tracing is on either way; this adds the calls inside each invocation, and the X-Ray
    * SDK that records them adds to every cold start (docs/performance.md). @default false
    */
   readonly traceCalls?: boolean;
+  /**
+   * The alert routing document the stack's SSM parameter starts with (docs/operations.md,
+   * "Routing"), as an object or its JSON text; validated at synth, every problem listed with
+   * its path. The stack writes it again only when this setting changes: edits made with
+   * `aws ssm put-parameter` stay until then. @default - every alert to the notifier secret's
+   * slack, teams, pagerduty and webhook
+   */
+  readonly alertRouting?: object | string;
 }
 
 /** Settings after validation, with every default filled in. */
-export type ResolvedSettings = Required<Omit<SkywatchSettings, 'alertEmail' | 'opsEmail'>> & {
+export type ResolvedSettings = Required<
+  Omit<
+    SkywatchSettings,
+    'alertEmail' | 'opsEmail' | 'alertRouting' | 'reportLinkDomain' | 'reportLinkCertificateArn'
+  >
+> & {
   readonly alertEmail: string | undefined;
   readonly opsEmail: string | undefined;
+  readonly reportLinkDomain: string | undefined;
+  readonly reportLinkCertificateArn: string | undefined;
+  readonly alertRouting: RoutingDocument;
 };
 
 export const DEFAULT_SETTINGS = {
@@ -124,6 +159,9 @@ export const DEFAULT_SETTINGS = {
   archiveGzipLevel: 2,
   athena: true,
   traceCalls: false,
+  reportLinks: true,
+  reportLinkDays: 7,
+  reportLinkKeyVersion: 1,
 } as const satisfies Omit<SkywatchSettings, 'baseUrl' | 'authUrl' | 'gsmKeys'>;
 
 export const SETTING_NAMES: readonly (keyof SkywatchSettings)[] = [
@@ -132,6 +170,9 @@ export const SETTING_NAMES: readonly (keyof SkywatchSettings)[] = [
   'gsmKeys',
   'alertEmail',
   'opsEmail',
+  'alertRouting',
+  'reportLinkDomain',
+  'reportLinkCertificateArn',
   ...(Object.keys(DEFAULT_SETTINGS) as (keyof typeof DEFAULT_SETTINGS)[]),
 ];
 

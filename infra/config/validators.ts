@@ -106,6 +106,35 @@ export const oneOf = <const T extends readonly (string | number)[]>(
     )
     .default(fallback);
 
+const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+// CloudFront takes viewer certificates only from ACM in us-east-1.
+const CLOUDFRONT_CERTIFICATE = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]+$/;
+
+/** A DNS name such as `reports.example.com`, or nothing. */
+export const optionalDomainName = () =>
+  z
+    .string(says('must be a domain name such as reports.example.com'))
+    .transform((value) => value.trim().toLowerCase().replace(/\.$/, ''))
+    .refine(
+      (value) => value === '' || DOMAIN_NAME.test(value),
+      says('must be a domain name such as reports.example.com'),
+    )
+    .optional()
+    .transform((value) => value || undefined);
+
+/** An ACM certificate ARN in us-east-1, the only region CloudFront reads certificates from. */
+export const optionalCertificateArn = () =>
+  z
+    .string(says('must be an ACM certificate ARN in us-east-1'))
+    .refine(
+      (value) => value === '' || CLOUDFRONT_CERTIFICATE.test(value),
+      says(
+        'must be an ACM certificate ARN in us-east-1 (CloudFront reads certificates there only)',
+      ),
+    )
+    .optional()
+    .transform((value) => value || undefined);
+
 /** A UTC time of day, `HH:MM`, and its default when unset. */
 export const timeOfDay = (fallback: string) =>
   z

@@ -48,6 +48,8 @@ export const FUNCTION_OPERATIONS = {
   'cart-customer-webhook': ['addCartCustomers'],
   'report-builder': ['blockedUrlCounts'],
   'alert-notifier': [],
+  // The report links' key maker (a deploy-time custom resource) never calls the service.
+  'page-link-key': [],
 } as const satisfies Record<string, readonly OperationMethod[]>;
 
 export type FunctionName = keyof typeof FUNCTION_OPERATIONS;

@@ -2,6 +2,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { SSMClient } from '@aws-sdk/client-ssm';
 
 /**
  * SDK clients for the adapters. In AWS nothing needs setting; locally `AWS_ENDPOINT_URL`
@@ -71,12 +72,18 @@ export function secretsClient(options: AwsClientOptions = {}): SecretsManagerCli
   return clientHook(new SecretsManagerClient(common(options)));
 }
 
-/** All four clients, for tools and tests that talk to every service (moto, the local run). */
+/** @example const routing = new RoutingParameter(ssmClient(), parameterName); */
+export function ssmClient(options: AwsClientOptions = {}): SSMClient {
+  return clientHook(new SSMClient(common(options)));
+}
+
+/** Every client, for tools and tests that talk to every service (moto, the local run). */
 export interface AwsClients {
   s3: S3Client;
   sns: SNSClient;
   sqs: SQSClient;
   secrets: SecretsManagerClient;
+  ssm: SSMClient;
 }
 
 export function createAwsClients(options: AwsClientOptions = {}): AwsClients {
@@ -85,5 +92,6 @@ export function createAwsClients(options: AwsClientOptions = {}): AwsClients {
     sns: snsClient(options),
     sqs: sqsClient(options),
     secrets: secretsClient(options),
+    ssm: ssmClient(options),
   };
 }

@@ -1,23 +1,27 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import {
-  DESTINATION_NAMES,
+  type AlertRouter,
   type DeliveryMessage,
-  type DestinationName,
   deliveryDeduplicationId,
   deliveryGroup,
+  documentRouter,
   type HealthAlert,
+  type Routing,
 } from '../alerts/index.js';
 import { QueueError } from './errors.js';
 import { WorkQueue } from './work-queue.js';
 
 /**
- * Hands alert events to the notifier: one message of its FIFO queue per destination (see
- * lib/alerts/delivery.ts). Which destinations are configured is the notifier's secret, which
- * the alerter may not read; a message for a destination without configuration is dropped by
- * the notifier at the cost of one SQS request.
+ * Hands alert events to the notifier: one message of its FIFO queue per destination the alert
+ * is routed to (see lib/alerts/delivery.ts and lib/alerts/routing.ts). Routing happens here,
+ * where the messages are made, and not in the notifier: one message per destination is what
+ * keeps a failing receiver from holding back the others (each is its own message group).
+ * Which destinations are configured is the notifier's secret, which the alerter may not read;
+ * a message for a destination without configuration is dropped by the notifier at the cost of
+ * one SQS request.
  *
  * @example
- * await new DeliveryQueue(sqsClient(), env.NOTIFIER_QUEUE_URL).enqueue(alert);
+ * await new DeliveryQueue(sqsClient(), env.NOTIFIER_QUEUE_URL, router).enqueue(alert);
  */
 export class DeliveryQueue {
   private readonly queue: WorkQueue<DeliveryMessage>;
@@ -25,7 +29,8 @@ export class DeliveryQueue {
   constructor(
     sqs: SQSClient,
     queueUrl: string,
-    private readonly destinations: readonly DestinationName[] = DESTINATION_NAMES,
+    /** @default every alert to the four legacy destinations (the absent routing document) */
+    private readonly router: AlertRouter = documentRouter(),
   ) {
     this.queue = new WorkQueue<DeliveryMessage>(sqs, queueUrl, {
       envelope: (m) => ({
@@ -36,12 +41,24 @@ export class DeliveryQueue {
     });
   }
 
-  /** Queues the event for every destination; raises QueueError when one was not taken. */
-  async enqueue(alert: HealthAlert): Promise<void> {
+  /** Where the alert would go now. */
+  route(alert: HealthAlert): Promise<Routing> {
+    return this.router.route(alert);
+  }
+
+  /**
+   * Queues the event for each destination of `routing` (a resolve passes its trigger's), or of
+   * the router's answer when none is given; answers the routing used. Raises QueueError when
+   * one message was not taken.
+   */
+  async enqueue(alert: HealthAlert, routing?: Routing): Promise<Routing> {
+    const used = routing ?? (await this.router.route(alert));
+    const route = { name: used.route, fields: used.fields };
     const { unsent } = await this.queue.send(
-      this.destinations.map((destination) => ({
-        schema: 'skywatch.delivery/v1' as const,
+      used.destinations.map((destination) => ({
+        schema: 'skywatch.delivery/v2' as const,
         destination,
+        route,
         alert,
       })),
     );
@@ -52,5 +69,6 @@ export class DeliveryQueue {
         this.queue.queueUrl,
       );
     }
+    return used;
   }
 }

@@ -15,6 +15,7 @@ export {
   secretsClient,
   snsClient,
   sqsClient,
+  ssmClient,
 } from './clients.js';
 export {
   type Claim,
@@ -64,6 +65,7 @@ export {
   ResumableObjectWriter,
   type ResumeOptions,
 } from './resumable-object.js';
+export { RoutingParameter, type RoutingParameterOptions } from './routing-parameter.js';
 export {
   type CredentialsSecret,
   CredentialsSecretSchema,

@@ -3,6 +3,7 @@ import { manifestKey } from '../aws/report-keys.js';
 import { ReportStore } from '../aws/report-store.js';
 import type { SkywatchClient } from '../client/index.js';
 import { SkywatchError } from '../errors/index.js';
+import type { PageLinker } from '../links/page-links.js';
 import { ArchiveReader } from './archive-reader.js';
 import { blockedUrlTotals } from './blocked-urls.js';
 import { collectDailyReport } from './collect-daily.js';
@@ -16,6 +17,11 @@ export interface BuildDeps {
   bucket: string;
   /** For blocked-URL counts (not archived); without it the page shows them as unknown. */
   client?: Pick<SkywatchClient, 'blockedUrlCounts' | 'needs'>;
+  /**
+   * Signs CloudFront links to pages (the stack's report site); without it, or when it cannot
+   * sign, the page's link is an S3 pre-signed URL as before.
+   */
+  links?: PageLinker;
 }
 
 export interface BuildOptions {
@@ -41,8 +47,12 @@ export interface BuildOutcome {
   pageBytes: number;
   /** Whether the GSM's latest page (latestPageKey) now shows this day. */
   latest: boolean;
-  /** A pre-signed link to the page. */
+  /** A link to the page: signed for the report site when it is on, else S3 pre-signed. */
   pageUrl: string;
+  /** A signed link to the GSM's latest page, when the report site is on. */
+  latestUrl?: string;
+  /** When the report site's links stop working. */
+  linkExpiresAt?: string;
   seatCsvKey?: string;
   blockedUrlFailures: { site: string; reason: string }[];
 }
@@ -127,6 +137,9 @@ export async function buildReports(deps: BuildDeps, options: BuildOptions): Prom
     await writeReportObject(deps.s3, deps.bucket, latestKey, html, 'text/html; charset=utf-8', {
       'report-day': day,
     });
+  const [pageLink, latestLink] = deps.links
+    ? await Promise.all([deps.links(pageKey), deps.links(latestKey)])
+    : [];
   return {
     gsm,
     day,
@@ -135,7 +148,10 @@ export async function buildReports(deps: BuildDeps, options: BuildOptions): Prom
     pageKey,
     pageBytes: Buffer.byteLength(html),
     latest,
-    pageUrl: await reportLink(deps.s3, deps.bucket, pageKey, options.linkSeconds),
+    pageUrl:
+      pageLink?.url ?? (await reportLink(deps.s3, deps.bucket, pageKey, options.linkSeconds)),
+    ...(latestLink ? { latestUrl: latestLink.url } : {}),
+    ...(pageLink ? { linkExpiresAt: pageLink.expiresAt } : {}),
     ...(csvKey ? { seatCsvKey: csvKey } : {}),
     blockedUrlFailures: failures,
   };

@@ -9,9 +9,10 @@ export const CHART_SITES = 25;
 
 /**
  * No script, no request: the policy forbids every fetch, so the page behaves the same opened
- * from S3, from a mail client's pre-signed link, or from a disk with no network.
+ * from S3, from a signed link of the report site (whose header policy repeats it), or from a
+ * disk with no network.
  */
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:1.5rem;color:#1d2330}
 h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ccd}
@@ -220,7 +221,7 @@ export async function renderDailyPage(r: DailyReport, seats?: SeatReport): Promi
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><header><h1>${escapeHtml(title)}</h1>

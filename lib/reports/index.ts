@@ -11,7 +11,7 @@ export { type CollectOptions, collectDailyReport } from './collect-daily.js';
 export { renderDailyPage } from './daily-page.js';
 export type { DailyReport, SiteRow, TrendDay } from './daily-report.js';
 export { escapeHtml } from './html.js';
-export { dailyPageKey, seatCsvKey } from './page-keys.js';
+export { dailyPageKey, latestPageKey, seatCsvKey } from './page-keys.js';
 export { MAX_LINK_SECONDS, reportLink, writeReportObject } from './page-store.js';
 export {
   collectSeatReport,

@@ -1,4 +1,6 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SSMClient } from '@aws-sdk/client-ssm';
+import { ROUTE_USAGE, routeCommand } from './route-command.js';
 import { TEST_USAGE, testCommand } from './test-command.js';
 
 /** Where a command writes: the process's streams, or a test's buffers. */
@@ -12,6 +14,8 @@ export interface AlertsContext {
   env?: NodeJS.ProcessEnv;
   /** Secrets Manager; by default the SDK's own chain (AWS_ENDPOINT_URL points it at moto). */
   secrets?: SecretsManagerClient;
+  /** SSM, for the routing parameter; by default the SDK's own chain. */
+  ssm?: SSMClient;
 }
 
 /** A subcommand: its arguments after its name; answers the exit status. */
@@ -21,8 +25,8 @@ export type AlertsCommand = (
   context: AlertsContext,
 ) => Promise<number>;
 
-// `route`, `mute`, `unmute` and `mutes` will join `test` here, each in a file of its own.
-const COMMANDS: Record<string, AlertsCommand> = { test: testCommand };
+// `mute`, `unmute` and `mutes` will join these here, each in a file of its own.
+const COMMANDS: Record<string, AlertsCommand> = { test: testCommand, route: routeCommand };
 
 export const USAGE = `Usage: npm run alerts -- <command> [options]
 
@@ -30,12 +34,17 @@ Health alerts and their destinations (docs/operations.md, "Notifier and destinat
 
 Commands:
   test    send a test alert, a trigger then its resolve, to each destination of the
-          notifier's secret, and print what each answered
+          notifier's secret (or where the routing document sends it), and print what each
+          answered
+  route   validate a routing document, and print where an alert would go
 
 ${TEST_USAGE}
 
-Exit status: 0 when every destination took every event, 1 when one did not or nothing could
-be sent, 2 for a command line it does not understand.`;
+${ROUTE_USAGE}
+
+Exit status: 0 when every destination took every event (test) or the document is valid
+(route), 1 when one did not, nothing could be sent or the document has problems, 2 for a
+command line it does not understand.`;
 
 /**
  * `npm run alerts -- <command>`: runs one subcommand and answers the exit status. Failures are

@@ -1,21 +1,28 @@
 import { parseArgs } from 'node:util';
-import { DestinationName, NotifierSecret } from '../../functions/alert-notifier/destinations.js';
+import { NotifierSecret } from '../../functions/alert-notifier/destinations.js';
 import type { PostOptions } from '../../functions/alert-notifier/post.js';
 import {
   DestinationNotConfiguredError,
   sendTestAlert,
+  TestAlertUnroutedError,
   type TestResult,
 } from '../../functions/alert-notifier/test-alert.js';
+import { LEGACY_DESTINATIONS, RoutingDocumentError } from '../../lib/alerts/index.js';
 import { SecretError, SecretStore, secretsClient } from '../../lib/aws/index.js';
 import { redact } from '../../lib/index.js';
 import type { AlertsCommand } from './main.js';
+import { routingFromParameter } from './routing-source.js';
 
 export const TEST_USAGE = `Options of test:
-  --destination NAME  only this destination: slack, teams, pagerduty or webhook
-  --secret-arn ARN    the notifier's secret, the stack output NotifierSecretArn (default: the
-                      environment's NOTIFIER_SECRET_ARN); read with the AWS CLI's credentials
-                      and AWS_REGION
-It prints one line per destination and event: destination, event, HTTP status, outcome.`;
+  --destination NAME        only this destination of the secret (slack, teams, pagerduty,
+                            webhook, or a name under its destinations), whatever the routing
+  --secret-arn ARN          the notifier's secret, the stack output NotifierSecretArn (default:
+                            the environment's NOTIFIER_SECRET_ARN)
+  --routing-parameter NAME  the routing document, the stack output AlertRoutingParameter
+                            (default: the environment's ALERT_ROUTING_PARAMETER): the test alert
+                            goes where it routes it; without one, to every destination
+Read with the AWS CLI's credentials and AWS_REGION. It prints one line per destination and
+event: destination, event, HTTP status, outcome.`;
 
 /**
  * Someone waits at the terminal: a few attempts with a short back-off, at most about half a
@@ -34,13 +41,19 @@ class UsageError extends Error {
 }
 
 function options(argv: readonly string[], env: NodeJS.ProcessEnv) {
-  let values: { destination?: string; 'secret-arn'?: string; help?: boolean };
+  let values: {
+    destination?: string;
+    'secret-arn'?: string;
+    'routing-parameter'?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...argv],
       options: {
         destination: { type: 'string' },
         'secret-arn': { type: 'string' },
+        'routing-parameter': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -53,17 +66,26 @@ function options(argv: readonly string[], env: NodeJS.ProcessEnv) {
     throw new UsageError(
       'no secret: give --secret-arn, or set NOTIFIER_SECRET_ARN (the stack output NotifierSecretArn)',
     );
-  return { destination: values.destination, secretArn: secretArn ?? '', help: values.help };
+  // With --destination, the routing does not matter: it is not read.
+  const routing = values.destination
+    ? undefined
+    : (values['routing-parameter'] ?? env.ALERT_ROUTING_PARAMETER)?.trim() || undefined;
+  return {
+    destination: values.destination,
+    secretArn: secretArn ?? '',
+    routing,
+    help: values.help,
+  };
 }
 
-const WIDTH = Math.max(...DestinationName.options.map((d) => d.length));
+const WIDTH = Math.max(...LEGACY_DESTINATIONS.map((d) => d.length));
 
 /** `slack     trigger  200 delivered`, `pagerduty resolve  400 refused: …`. */
-export function resultLine(result: TestResult): string {
+export function resultLine(result: TestResult, width = WIDTH): string {
   const status = result.status === undefined ? '---' : String(result.status);
   const said =
     result.outcome === 'delivered' ? 'delivered' : `${result.outcome}: ${result.message ?? ''}`;
-  return `${result.destination.padEnd(WIDTH)} ${result.action.padEnd(7)}  ${status} ${said}`;
+  return `${result.destination.padEnd(width)} ${result.action.padEnd(7)}  ${status} ${said}`;
 }
 
 /** `npm run alerts -- test`: a test alert to each destination, a line for each answer. */
@@ -76,7 +98,9 @@ export const testCommand: AlertsCommand = async (argv, io, context) => {
     return 2;
   }
   if (args.help) {
-    io.stderr(`Usage: npm run alerts -- test [--destination NAME] [--secret-arn ARN]\n\n`);
+    io.stderr(
+      `Usage: npm run alerts -- test [--destination NAME] [--secret-arn ARN] [--routing-parameter NAME]\n\n`,
+    );
     io.stderr(`${TEST_USAGE}\n`);
     return 0;
   }
@@ -84,20 +108,28 @@ export const testCommand: AlertsCommand = async (argv, io, context) => {
   try {
     const store = new SecretStore(context.secrets ?? secretsClient());
     const secret = await store.read(args.secretArn, NotifierSecret);
+    const routing = args.routing
+      ? await routingFromParameter(args.routing, context.ssm)
+      : undefined;
     results = await sendTestAlert(
       secret,
       { ...POST_OPTIONS, origin: 'npm run alerts -- test' },
-      { destination: args.destination },
+      { destination: args.destination, routing },
     );
   } catch (error) {
-    // Ours say what to fix (the configured destinations, the secret's bad field); anything
-    // else is unexpected, and said as such.
-    const ours = error instanceof DestinationNotConfiguredError || error instanceof SecretError;
+    // Ours say what to fix (the configured destinations, the secret's bad field, the routing
+    // document's problems); anything else is unexpected, and said as such.
+    const ours =
+      error instanceof DestinationNotConfiguredError ||
+      error instanceof TestAlertUnroutedError ||
+      error instanceof RoutingDocumentError ||
+      error instanceof SecretError;
     const text = redact(error instanceof Error ? error.message : String(error));
     io.stderr(`alerts test${ours ? '' : ' failed'}: ${text}\n`);
     return 1;
   }
-  for (const result of results) io.stdout(`${resultLine(result)}\n`);
+  const width = Math.max(WIDTH, ...results.map((r) => r.destination.length));
+  for (const result of results) io.stdout(`${resultLine(result, width)}\n`);
   const delivered = results.filter((r) => r.outcome === 'delivered').length;
   io.stderr(`test alert ${results[0]?.alertId}: ${delivered} of ${results.length} delivered\n`);
   return delivered === results.length ? 0 : 1;

@@ -26,6 +26,7 @@ export function functionEnv(
     NOTIFIER_QUEUE_URL: res.notifierQueueUrl,
     NOTIFIER_DLQ_URL: res.notifierDlqUrl,
     NOTIFIER_MAX_RECEIVES: String(NOTIFIER_QUEUE.maxReceiveCount),
+    ALERT_ROUTING_PARAMETER: res.routingParameter,
     POWERTOOLS_METRICS_NAMESPACE: 'Skywatch',
     // No X-Ray daemon here: the tracer stays off (it is off outside Lambda anyway; this says so).
     POWERTOOLS_TRACE_ENABLED: 'false',

@@ -7,7 +7,9 @@ import {
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
 } from '@aws-sdk/client-sqs';
+import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { NOTIFIER_QUEUE } from '../../infra/config/notifier-queue.js';
+import { DEFAULT_ROUTING } from '../../lib/alerts/index.js';
 import type { AwsClients } from '../../lib/aws/index.js';
 
 /** What the CDK stack deploys, made by hand on local endpoints (moto). */
@@ -24,6 +26,8 @@ export interface LocalResources {
   notifierQueueUrl: string;
   notifierDlqUrl: string;
   notifierSecretArn: string;
+  /** The routing document's SSM parameter, holding the default document as the stack's does. */
+  routingParameter: string;
 }
 
 export async function provision(
@@ -73,6 +77,14 @@ export async function provision(
     new CreateSecretCommand({ Name: `${name}/token`, SecretString: '{}' }),
   );
   const notifier = await provisionNotifier(clients, name);
+  const routingParameter = `/${name}/alert-routing`;
+  await clients.ssm.send(
+    new PutParameterCommand({
+      Name: routingParameter,
+      Type: 'String',
+      Value: JSON.stringify(DEFAULT_ROUTING),
+    }),
+  );
   return {
     ...notifier,
     bucket,
@@ -82,6 +94,7 @@ export async function provision(
     archiveDlqUrl,
     credentialsSecretArn: creds.ARN ?? '',
     tokenSecretArn: token.ARN ?? '',
+    routingParameter,
   };
 }
 

@@ -1,12 +1,23 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { verifyPageLink } from '../../lib/links/page-link-check.js';
 import { LOCAL_ARCHIVE, LOCAL_OUTPUT, mirrorArchive } from './archive-mirror.js';
 
 /** What the report builder returned for one GSM (the part the local run uses). */
 export interface BuiltReport {
   pageKey: string;
   seatCsvKey?: string;
+  /** The page's link; a report site's signed link when linkExpiresAt is set. */
+  pageUrl?: string;
+  linkExpiresAt?: string;
+}
+
+/** A saved page and the signed link that opens it on the report site. */
+export interface SavedLink {
+  path: string;
+  url: string;
+  expiresAt: string;
 }
 
 /**
@@ -19,13 +30,14 @@ export async function saveLocalOutput(
   bucket: string,
   reports: readonly BuiltReport[],
   root = '.',
-): Promise<{ archive: string; files: string[] }> {
+): Promise<{ archive: string; files: string[]; links: SavedLink[] }> {
   const archive = resolve(root, LOCAL_ARCHIVE);
   await rm(archive, { recursive: true, force: true });
   await mirrorArchive(s3, bucket, archive);
   const folder = resolve(root, LOCAL_OUTPUT, 'reports');
   await mkdir(folder, { recursive: true });
   const files: string[] = [];
+  const links: SavedLink[] = [];
   for (const report of reports) {
     for (const key of [report.pageKey, report.seatCsvKey]) {
       if (!key) continue;
@@ -36,7 +48,30 @@ export async function saveLocalOutput(
       const path = join(folder, name);
       await writeFile(path, (await out.Body?.transformToByteArray()) ?? new Uint8Array());
       files.push(path);
+      if (key === report.pageKey && report.pageUrl && report.linkExpiresAt)
+        links.push({ path, url: report.pageUrl, expiresAt: report.linkExpiresAt });
     }
   }
-  return { archive, files };
+  return { archive, files, links };
+}
+
+/**
+ * What `npm start` prints of the saved reports: each file, and under a page its signed link,
+ * checked (signature, key pair, expiry) against the public key when one is given.
+ */
+export function savedReportLines(
+  saved: { files: readonly string[]; links: readonly SavedLink[] },
+  trusted?: { keyPairId: string; publicKey: string },
+): string[] {
+  return saved.files.flatMap((path) => {
+    const link = saved.links.find((l) => l.path === path);
+    if (!link) return [`report: ${path}`];
+    if (trusted) verifyPageLink(link.url, trusted);
+    const checked = trusted ? ', signature checked' : '';
+    return [
+      `report: ${path}`,
+      `  link: ${link.url}`,
+      `        (valid until ${link.expiresAt.slice(0, 10)}${checked})`,
+    ];
+  });
 }

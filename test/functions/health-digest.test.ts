@@ -6,6 +6,9 @@ import {
 } from '../../functions/infection-alerter/health/digest.js';
 import type { StateStore } from '../../lib/aws/index.js';
 import { latestPageKey } from '../../lib/reports/page-keys.js';
+import { verifyPageLink } from '../../lib/links/page-link-check.js';
+import { generatePageLinkKey } from '../../lib/links/page-link-key.js';
+import { signPageLink } from '../../lib/links/page-links.js';
 
 // No subject records: the digest's counts are not what these tests are about.
 const emptyState = {
@@ -42,5 +45,69 @@ describe('daily digest: the link to the latest report page', () => {
     expect(digest.report).toBeNull();
     expect(digestMessage(digest).content.description).not.toContain('Daily report');
     expect(latestReport('b-1', 'GSM/../x')).toBeNull();
+  });
+});
+
+describe('daily digest: the signed link to the latest report page', () => {
+  const keys = generatePageLinkKey();
+  const signer = {
+    origin: 'https://d111111abcdef8.cloudfront.net',
+    keyPairId: 'K2JCJMDEHXQW5F',
+    privateKey: keys.privateKey,
+    days: 7,
+  };
+  const links = async (key: string) => signPageLink(key, signer, new Date(now));
+
+  it('carries a link that opens the latest page for the configured days', async () => {
+    const digest = await buildDigest(
+      emptyState,
+      'GSM-1',
+      names,
+      () => undefined,
+      now,
+      'b-1',
+      links,
+    );
+    const url = digest.report?.url ?? '';
+    const opened = verifyPageLink(
+      url,
+      { keyPairId: 'K2JCJMDEHXQW5F', publicKey: keys.publicKey },
+      new Date(now),
+    );
+    expect(opened).toEqual({ key: latestPageKey('GSM-1'), expiresAt: '2026-06-23T06:00:00.000Z' });
+    expect(digest.report?.s3Uri).toBe(`s3://b-1/${latestPageKey('GSM-1')}`);
+  });
+
+  it('renders it as a client-markdown link with its expiry, the S3 console link gone', async () => {
+    const digest = await buildDigest(
+      emptyState,
+      'GSM-1',
+      names,
+      () => undefined,
+      now,
+      'b-1',
+      links,
+    );
+    const lines = digestMessage(digest).content.description.split('\n');
+    expect(lines.at(-1)).toBe(
+      `Daily report: <${digest.report?.url}|open the latest daily page> (link valid until 2026-06-23)`,
+    );
+    expect(lines.join('\n')).not.toContain('console.aws.amazon.com');
+  });
+
+  it('keeps the S3 location when no link could be signed', async () => {
+    const digest = await buildDigest(
+      emptyState,
+      'GSM-1',
+      names,
+      () => undefined,
+      now,
+      'b-1',
+      async () => undefined,
+    );
+    expect(digest.report?.url).toBeUndefined();
+    expect(digestMessage(digest).content.description).toContain(
+      '|s3://b-1/pages/daily/gsm=GSM-1/latest/report.html>',
+    );
   });
 });

@@ -135,7 +135,13 @@ describe('Bundles (real esbuild, no Docker)', () => {
       reportFetcher: ['client-s3', 'client-secrets-manager', 'client-sqs'],
       archiveWorker: ['client-s3', 'client-secrets-manager', 'client-sqs'],
       blockedUrlAlerter: ['client-s3', 'client-secrets-manager', 'client-sns'],
-      infectionAlerter: ['client-s3', 'client-secrets-manager', 'client-sns', 'client-sqs'],
+      infectionAlerter: [
+        'client-s3',
+        'client-secrets-manager',
+        'client-sns',
+        'client-sqs',
+        'client-ssm',
+      ],
       cartCustomerWebhook: ['client-s3', 'client-secrets-manager'],
       reportBuilder: ['client-s3', 'client-secrets-manager'],
       alertNotifier: ['client-s3', 'client-secrets-manager', 'client-sqs'],
@@ -295,6 +301,24 @@ console.log(h.digest('hex'));`;
       );
     },
   );
+
+  // The report links' key resource (on by default): a bundle like the others, with one client.
+  it('bundles the page-link key handler with the Secrets Manager client alone', () => {
+    const handler = stack.reportLinks?.key.handler.function;
+    if (!handler) throw new Error('the report site is off in cdk.json');
+    const key: unknown = template.Resources[logicalId(handler)]?.Properties?.Code?.S3Key;
+    const dir = path.join(outdir, `asset.${String(key).replace(/\.zip$/, '')}`);
+    expect(readFileSync(path.join(dir, 'index.mjs'), 'utf8')).toMatch(
+      /export\s*\{[^}]*\bhandler\b[^}]*\}/,
+    );
+    const sources: string[] = JSON.parse(
+      readFileSync(path.join(dir, 'index.mjs.map'), 'utf8'),
+    ).sources;
+    const clients = new Set(
+      sources.flatMap((s) => /@aws-sdk\/(client-[a-z0-9-]+)\//.exec(s)?.[1] ?? []),
+    );
+    expect([...clients]).toEqual(['client-secrets-manager']);
+  });
 
   it('bundles nothing else into the function assets', () => {
     for (const name of NAMES) {

@@ -21,6 +21,9 @@ export const SETTINGS: SkywatchSettings = {
   baseUrl: 'https://api.skywatch.test/service',
   authUrl: 'https://api.skywatch.test/identity',
   gsmKeys: ['AAAA-BBBB-CCCC-DDDD-EEEE', 'FFFF-GGGG-HHHH-IIII-JJJJ'],
+  // On by default when deployed; report-site.test.ts asserts exactly what it adds to the stack
+  // these suites describe, and nag.test.ts and bundles.test.ts synthesize it too.
+  reportLinks: false,
 };
 
 export interface Synth {

@@ -52,6 +52,7 @@ describe('cdk-nag AwsSolutionsChecks and ServerlessChecks', () => {
       alertEmail: 'soc@example.com',
       opsEmail: 'ops@example.com',
       athena: true,
+      reportLinks: true,
     });
     expect(findings(app)).toEqual([]);
   });

@@ -48,6 +48,23 @@ const deadLetterQueue = (fn: SkywatchFunction) => {
 const deadLetters = (fn: SkywatchFunction) => allow(SQS_SEND, arn(deadLetterQueue(fn)));
 /** X-Ray's two actions take no resource; every function has them, in a policy of their own. */
 const XRAY = allow(['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], '*');
+/** GetParameter on the routing document's parameter alone. */
+const routingRead = () =>
+  allow('ssm:GetParameter', {
+    'Fn::Join': [
+      '',
+      [
+        'arn:',
+        { Ref: 'AWS::Partition' },
+        ':ssm:',
+        { Ref: 'AWS::Region' },
+        ':',
+        { Ref: 'AWS::AccountId' },
+        ':parameter',
+        ref(s.stack.alertRouting.parameter),
+      ],
+    ],
+  });
 const expectExactly = (fn: SkywatchFunction, expected: Record<string, unknown>[]) =>
   expect(roleStatements(s.template, fn.role)).toEqual([...expected, XRAY].sort(byJson));
 
@@ -136,6 +153,8 @@ describe('SkywatchStack: least privilege, function by function', () => {
         allow(KMS_READ_WRITE, arn(key)),
         allow('sns:Publish', ref(s.stack.alerts.topic)),
         allow(['kms:Decrypt', 'kms:GenerateDataKey*'], arn(s.stack.alerts.key)),
+        // The routing document (test/infra/alert-routing.test.ts has the statement).
+        ...(name === 'infectionAlerter' ? [routingRead()] : []),
       ]);
     });
   }

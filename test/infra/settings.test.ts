@@ -6,6 +6,7 @@ import { resolveSettings } from '../../infra/config/resolve-settings.js';
 import { DEFAULT_SETTINGS, SkywatchConfigError } from '../../infra/config/settings.js';
 import { createApp } from '../../infra/skywatch-app.js';
 import { SkywatchStack } from '../../infra/skywatch-stack.js';
+import { DEFAULT_ROUTING } from '../../lib/alerts/index.js';
 import { cdkJsonContext, SETTINGS } from './helpers.js';
 
 /** The problems resolveSettings reports for these settings (none → []). */
@@ -26,6 +27,7 @@ describe('resolveSettings', () => {
       ...SETTINGS,
       alertEmail: undefined,
       opsEmail: undefined,
+      alertRouting: DEFAULT_ROUTING,
     });
   });
 

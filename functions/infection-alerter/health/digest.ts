@@ -2,6 +2,7 @@ import type { HealthKind } from '../../../lib/alerts/index.js';
 import type { StateStore } from '../../../lib/aws/index.js';
 import { DAY_MS } from '../../../lib/index.js';
 import { latestPageKey, objectLocation } from '../../../lib/reports/page-keys.js';
+import type { PageLinker } from '../../../lib/links/page-links.js';
 import type { Names } from './kinds.js';
 import { OUTBREAK, SubjectRecord, subjectKey, subjectsPrefix } from './records.js';
 
@@ -21,10 +22,11 @@ export interface Digest {
   openedToday: Partial<Record<HealthKind, number>>;
   resolvedToday: Partial<Record<HealthKind, number>>;
   /**
-   * The GSM's newest daily report page, which the report builder keeps at a stable key: named,
-   * not signed, so the alerter needs no read on `pages/`; opening it needs S3 access.
+   * The GSM's newest daily report page, which the report builder keeps at a stable key: named
+   * by its S3 location, so the alerter needs no read on `pages/`, and, when the report site is
+   * on, by a signed link that opens it in any browser until `expiresAt`.
    */
-  report: { s3Uri: string; consoleUrl: string } | null;
+  report: { s3Uri: string; consoleUrl: string; url?: string; expiresAt?: string } | null;
 }
 
 /** Where the GSM's latest daily page is (null when the GSM cannot name a key: no page then). */
@@ -54,6 +56,7 @@ export async function buildDigest(
   siteOf: (subject: string) => string | undefined,
   now: number,
   reportBucket?: string,
+  links?: PageLinker,
 ): Promise<Digest> {
   const since = now - DAY_MS;
   const digest: Digest = {
@@ -67,6 +70,8 @@ export async function buildDigest(
     resolvedToday: {},
     report: reportBucket ? latestReport(reportBucket, gsm) : null,
   };
+  const link = digest.report && links ? await links(latestPageKey(gsm)) : undefined;
+  if (digest.report && link) digest.report = { ...digest.report, ...link };
   const bySite = new Map<string, Partial<Record<HealthKind, number>>>();
   const prefix = subjectsPrefix(gsm);
   for await (const { key } of state.list(prefix)) {
@@ -102,6 +107,13 @@ const list = (m: Partial<Record<HealthKind, number>>) =>
     .map(([k, n]) => `${k} ${n}`)
     .join(', ') || 'none';
 
+/** A link anyone can open when the report site is on; else the page in the S3 console. */
+function reportLine(r: NonNullable<Digest['report']>): string {
+  if (r.url && r.expiresAt)
+    return `Daily report: <${r.url}|open the latest daily page> (link valid until ${r.expiresAt.slice(0, 10)})`;
+  return `Daily report: <${r.consoleUrl}|${r.s3Uri}>`;
+}
+
 /** The digest as AWS Chatbot's custom notification (rendered by Chatbot, read in e-mail). */
 export function digestMessage(d: Digest) {
   const lines = [
@@ -109,7 +121,7 @@ export function digestMessage(d: Digest) {
     `Opened in the last 24 hours: ${list(d.openedToday)}`,
     `Resolved in the last 24 hours: ${list(d.resolvedToday)}`,
     ...d.openBySite.map((s) => `${s.siteName ?? s.site} (${s.site}): ${list(s.kinds)}`),
-    ...(d.report ? [`Daily report: <${d.report.consoleUrl}|${d.report.s3Uri}>`] : []),
+    ...(d.report ? [reportLine(d.report)] : []),
   ];
   return {
     version: '1.0' as const,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { HealthAlert, HealthKind } from '../../../lib/alerts/index.js';
+import type { HealthAlert, HealthKind, Routing } from '../../../lib/alerts/index.js';
 import {
   type AlertPublisher,
   ConditionalRecords,
@@ -38,6 +38,9 @@ import {
  * leased past the alerter's timeout) lets one of them send it; a refused send releases it.
  * A muted entry (an endpoint grouped into its site's outbreak: health/outbreak.ts) goes the same
  * way, its record moved and nothing sent.
+ * Routing (lib/alerts/routing.ts): a trigger is routed when its entry is written, so a send
+ * retried later goes where the first try went; the record keeps where the trigger went, and
+ * the resolve goes exactly there, whatever the routing says by then.
  */
 const CLOSED: KindState = { open: false, seq: 0, openedAt: null };
 
@@ -46,6 +49,8 @@ export interface RecordOptions {
   mute?: (kind: HealthKind) => boolean;
   /** Each entry this call created, with its key. */
   onCreated?: (entry: OutboxEntry, key: string) => void;
+  /** Where a trigger goes (the delivery queue's router); without it, decided when it is sent. */
+  route?: (alert: HealthAlert) => Promise<Routing>;
 }
 
 /**
@@ -76,12 +81,15 @@ export async function recordTransitions(
       openedAt: o.active ? o.alert.occurredAt : (current.openedAt ?? o.alert.occurredAt),
     };
     const muted = o.active ? options.mute?.(o.kind) : current.muted !== undefined;
+    // A muted trigger is routed if it is sent after all (health/outbreak.ts), when it is.
+    const routing = o.active ? (muted ? undefined : await options.route?.(alert)) : current.routing;
     const entry: OutboxEntry = {
       subject,
       seq,
       createdAt: new Date(now).toISOString(),
       alert,
       ...(muted ? { muted: 'outbreak' as const } : {}),
+      ...(routing ? { routing } : {}),
     };
     const key = outboxKey(gsm, subject, o.kind, seq);
     if (await state.create(key, entry)) {
@@ -144,7 +152,7 @@ async function readPending(state: StateStore, gsm: string, key: string) {
   const entry = found.value;
   const record = await state.get(subjectKey(gsm, entry.subject), SubjectRecord);
   const current = record?.value.alerts[entry.alert.kind] ?? CLOSED;
-  return { entry, stale: current.seq >= entry.seq, next: current.seq === entry.seq - 1 };
+  return { entry, current, stale: current.seq >= entry.seq, next: current.seq === entry.seq - 1 };
 }
 
 /**
@@ -185,7 +193,7 @@ export async function drainOutbox(
       await state.delete(claimKey);
       continue;
     }
-    const { entry } = held;
+    const { entry, current } = held;
     let how: 'send' | 'join' | 'wait' | 'leave' = 'send';
     try {
       if (entry.muted && options.muted) {
@@ -199,11 +207,14 @@ export async function drainOutbox(
         await state.delete(claimKey);
         continue;
       }
+      let routing: Routing | undefined;
       if (how === 'send') {
-        await deps.deliveries.enqueue(entry.alert);
+        // A resolve goes where its trigger went (an entry written before routing: the record).
+        const planned = entry.routing ?? (isResolve(entry) ? current.routing : undefined);
+        routing = await deps.deliveries.enqueue(entry.alert, planned);
         await deps.alerts.publishHealth(entry.alert);
       }
-      await moveRecord(state, gsm, entry, how === 'join');
+      await moveRecord(state, gsm, entry, how === 'join', isResolve(entry) ? undefined : routing);
       await state.delete(key);
       await state.delete(claimKey);
     } catch (error) {
@@ -223,8 +234,19 @@ export async function drainOutbox(
   return out;
 }
 
-/** Moves the subject's record to the entry's transition, only from the one before it. */
-async function moveRecord(state: StateStore, gsm: string, entry: OutboxEntry, muted: boolean) {
+const isResolve = (entry: OutboxEntry) => entry.alert.action === 'resolve';
+
+/**
+ * Moves the subject's record to the entry's transition, only from the one before it; a sent
+ * trigger's record keeps where it went, for its resolve.
+ */
+async function moveRecord(
+  state: StateStore,
+  gsm: string,
+  entry: OutboxEntry,
+  muted: boolean,
+  routing: Routing | undefined,
+) {
   const kind = entry.alert.kind;
   await state.update(subjectKey(gsm, entry.subject), SubjectRecord, (record) => {
     const now = record?.alerts[kind] ?? CLOSED;
@@ -236,6 +258,7 @@ async function moveRecord(state: StateStore, gsm: string, entry: OutboxEntry, mu
       openedAt: entry.alert.openedAt,
       changedAt: entry.alert.occurredAt,
       ...(muted ? { muted: 'outbreak' as const } : {}),
+      ...(routing ? { routing } : {}),
     };
     return { alerts: { ...record?.alerts, [kind]: next } };
   });

@@ -1,4 +1,9 @@
-import { type HealthKind, SITE_KINDS } from '../../../lib/alerts/index.js';
+import {
+  type HealthAlert,
+  type HealthKind,
+  type Routing,
+  SITE_KINDS,
+} from '../../../lib/alerts/index.js';
 import type { AlertPublisher, DeliveryQueue, StateStore } from '../../../lib/aws/index.js';
 import type { EvaluationContext, Observation } from './kinds.js';
 import { type Drained, drainOutbox, type MutedEntries, recordTransitions } from './lifecycle.js';
@@ -59,6 +64,8 @@ export class Outbreaks {
     private readonly threshold: number,
     /** Subjects with a record: a site without an outbreak record needs no read. */
     private readonly known: ReadonlySet<string>,
+    /** Where a trigger goes, decided as its entry is written (health/lifecycle.ts). */
+    private readonly route?: (alert: HealthAlert) => Promise<Routing>,
   ) {}
 
   /** Records an endpoint's transitions: muted where its site's outbreak is open, and counted. */
@@ -70,6 +77,7 @@ export class Outbreaks {
         return Boolean(s?.open && !s.outbreak?.closing);
       },
       onCreated: (entry, key) => this.count(entry, key),
+      ...(this.route ? { route: this.route } : {}),
     });
   }
 
@@ -132,7 +140,9 @@ export class Outbreaks {
   private transition(site: string, kind: HealthKind, active: boolean, names: string[]) {
     const observation = outbreakObservation(this.ctx, site, kind, active, names);
     const subject = outbreakSubject(site);
-    return recordTransitions(this.state, this.ctx.gsm, subject, [observation], this.ctx.now);
+    return recordTransitions(this.state, this.ctx.gsm, subject, [observation], this.ctx.now, {
+      ...(this.route ? { route: this.route } : {}),
+    });
   }
 
   /** What draining does with the muted entries: joins and leaves outbreaks. */

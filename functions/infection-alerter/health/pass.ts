@@ -1,6 +1,7 @@
-import type { HealthKind } from '../../../lib/alerts/index.js';
+import type { HealthAlert, HealthKind } from '../../../lib/alerts/index.js';
 import type { AlertPublisher, DeliveryQueue, StateStore } from '../../../lib/aws/index.js';
 import type { AgentStatusGroup, SkywatchClient } from '../../../lib/index.js';
+import type { PageLinker } from '../../../lib/links/page-links.js';
 import * as z from '../../../lib/zod.js';
 import { UNBOUNDED, type WalkBudget } from '../walk-budget.js';
 import type { WalkReport } from '../walk-state.js';
@@ -35,6 +36,8 @@ export interface HealthSettings {
   pageSize: number;
   /** The bucket the report builder writes the daily pages to, for the digest's link. */
   reportBucket?: string;
+  /** Signs the digest's link to the latest page when the report site is on. */
+  pageLinks?: PageLinker;
   now?: () => number;
   onNameError?: (error: unknown) => void;
   /** When the full check stops at a page boundary and leaves the rest to the next run. */
@@ -118,7 +121,8 @@ export class HealthPass {
     };
     const known = await knownSubjects(deps.state, gsm);
     const threshold = settings.outbreakThreshold ?? DEFAULT_OUTBREAK_THRESHOLD;
-    const outbreaks = new Outbreaks(deps.state, ctx, threshold, known);
+    const route = (alert: HealthAlert) => deps.deliveries.route(alert);
+    const outbreaks = new Outbreaks(deps.state, ctx, threshold, known, route);
     return new HealthPass(deps, gsm, settings, ctx, known, outbreaks);
   }
 
@@ -172,6 +176,7 @@ export class HealthPass {
         subject,
         observations,
         this.ctx.now,
+        { route: (alert) => this.deps.deliveries.route(alert) },
       );
     }
     // The run's triggers are all counted: above the threshold, a site's kind is an outbreak.
@@ -191,6 +196,7 @@ export class HealthPass {
         (subject) => this.sites.get(subject),
         this.ctx.now,
         this.settings.reportBucket,
+        this.settings.pageLinks,
       );
       const message = digestMessage(digest);
       await this.deps.alerts.publishMessage(message.metadata.summary, message, {

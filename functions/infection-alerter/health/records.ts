@@ -1,4 +1,4 @@
-import { HealthAlert, HealthKind } from '../../../lib/alerts/index.js';
+import { HealthAlert, HealthKind, Routing } from '../../../lib/alerts/index.js';
 import type { StateStore } from '../../../lib/aws/index.js';
 import * as z from '../../../lib/zod.js';
 
@@ -26,6 +26,13 @@ const KindState = z.object({
   /** This incarnation's trigger was not sent: it belongs to its site's outbreak. */
   muted: z.optional(z.literal('outbreak')),
   outbreak: z.optional(OutbreakMembers),
+  /**
+   * Where this incarnation's trigger went (lib/alerts/routing.ts): its resolve goes to the
+   * same destinations, whatever the routing document says by then, or a routing edit between
+   * the two would leave an incident open at a receiver forever. Absent on records written
+   * before routing, and on a trigger that was not sent: the resolve is routed afresh.
+   */
+  routing: z.optional(Routing),
 });
 export type KindState = z.infer<typeof KindState>;
 export const SubjectRecord = z.object({ alerts: z.partialRecord(HealthKind, KindState) });
@@ -38,6 +45,11 @@ export const OutboxEntry = z.object({
   alert: HealthAlert,
   /** Recorded, not sent: the transition of an endpoint grouped into its site's outbreak. */
   muted: z.optional(z.literal('outbreak')),
+  /**
+   * Where it goes, decided when it was written: a trigger's route, a resolve's trigger's. A
+   * send retried by a later run goes to the same destinations even if the routing changed.
+   */
+  routing: z.optional(Routing),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntry>;
 
