@@ -9,6 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { NOTIFIER_QUEUE } from './config/notifier-queue.js';
 import type { ResolvedSettings } from './config/settings.js';
+import type { AlertMutes } from './constructs/alert-mutes.js';
 import type { AlertRouting } from './constructs/alert-routing.js';
 import { BUCKET_PREFIXES, type ReportBucket } from './constructs/report-bucket.js';
 import { SkywatchFunction } from './constructs/skywatch-function.js';
@@ -70,6 +71,8 @@ export interface FunctionDeps {
   readonly pageLinks?: PageLinkDeps;
   /** The routing document's parameter, which the infection alerter reads. */
   readonly alertRouting: AlertRouting;
+  /** The maintenance windows' parameter, which the infection alerter reads. */
+  readonly alertMutes: AlertMutes;
 }
 
 /** The notifier's timeout (infra/config/notifier-queue.ts). */
@@ -234,11 +237,16 @@ export function createFunctions(
       ALERT_OUTBREAK_THRESHOLD: String(s.alertOutbreakThreshold),
       ...linkEnv,
       ALERT_ROUTING_PARAMETER: deps.alertRouting.parameter.parameterName,
+      ALERT_MUTES_PARAMETER: deps.alertMutes.parameter.parameterName,
     }),
   });
   deps.alertRouting.grantGet(infectionAlerter.function);
+  deps.alertMutes.grantGet(infectionAlerter.function);
   // Alert events go to the notifier one message per destination (lib/aws/delivery-queue.ts).
   deps.notifierQueue.grantSendMessages(infectionAlerter.function);
+  // The alert history: each writes new objects of its own, nothing read (lib/aws/alert-history.ts).
+  const alertEvents = `${BUCKET_PREFIXES.reports}alert-events/`;
+  grantPrefixWrite(infectionAlerter, bucket, alertEvents);
   for (const alerter of [blockedUrlAlerter, infectionAlerter]) {
     secrets.token.grantRead(alerter.function);
     grantStateRecords(alerter);
@@ -313,6 +321,7 @@ export function createFunctions(
   grantPrefixRead(alertNotifier, bucket, sentMarkers);
   grantPrefixWrite(alertNotifier, bucket, sentMarkers);
   deps.notifierDeadLetterQueue.grantSendMessages(alertNotifier.function);
+  grantPrefixWrite(alertNotifier, bucket, alertEvents);
   alertNotifier.function.addEventSource(
     new lambdaEvents.SqsEventSource(deps.notifierQueue, {
       batchSize: 10,

@@ -8,6 +8,7 @@ import type { Construct } from 'constructs';
 import { NOTIFIER_QUEUE } from './config/notifier-queue.js';
 import { resolveSettings } from './config/resolve-settings.js';
 import type { ResolvedSettings, SkywatchSettings } from './config/settings.js';
+import { AlertMutes } from './constructs/alert-mutes.js';
 import { AlertRouting } from './constructs/alert-routing.js';
 import { ArchiveQuery } from './constructs/archive-query.js';
 import { BUCKET_PREFIXES, ReportBucket } from './constructs/report-bucket.js';
@@ -44,6 +45,7 @@ export class SkywatchStack extends Stack {
   readonly notifierQueue: sqs.Queue;
   readonly notifierDeadLetterQueue: sqs.Queue;
   readonly alertRouting: AlertRouting;
+  readonly alertMutes: AlertMutes;
   readonly webhook: WebhookApi;
   readonly schedules: Schedules;
   readonly serviceAlarms: ServiceAlarms;
@@ -132,6 +134,9 @@ export class SkywatchStack extends Stack {
     // a deploy; the alerter routes each event as it queues it for the notifier.
     const alertRouting = new AlertRouting(this, 'AlertRouting', { document: s.alertRouting });
     this.alertRouting = alertRouting;
+    // Maintenance windows beside it (docs/operations.md, "Maintenance windows").
+    const alertMutes = new AlertMutes(this, 'AlertMutes');
+    this.alertMutes = alertMutes;
 
     const projectRoot = props.projectRoot ?? PROJECT_ROOT;
     this.reportLinks = s.reportLinks
@@ -150,6 +155,7 @@ export class SkywatchStack extends Stack {
       notifierDeadLetterQueue: notifierDeadLetters,
       pageLinks: this.reportLinks?.deps,
       alertRouting,
+      alertMutes,
     });
     const f = this.functions;
 
@@ -229,6 +235,7 @@ export class SkywatchStack extends Stack {
       new CfnOutput(this, 'ReportLinkKeySecretArn', { value: key.secret.secretArn });
     }
     new CfnOutput(this, 'AlertRoutingParameter', { value: alertRouting.parameter.parameterName });
+    new CfnOutput(this, 'AlertMutesParameter', { value: alertMutes.parameter.parameterName });
   }
 }
 

@@ -1,5 +1,6 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { type AlertEventRow, alertEventRow } from '../../lib/alerts/index.js';
 import {
   processFifoBatch,
   SecretStore,
@@ -9,6 +10,7 @@ import {
   sqsClient,
 } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
+import { alertHistory } from '../shared/alert-history.js';
 import { BucketEnv, intSetting, readEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
 import { NotifierSecret, protectSecrets } from './destinations.js';
@@ -46,6 +48,7 @@ const obs = await observability('alert-notifier');
 const state = new StateStore(s3Client(), env.REPORT_BUCKET);
 const secrets = new SecretStore(secretsClient());
 const sqs = sqsClient();
+const history = alertHistory(obs, env.REPORT_BUCKET, 'notifier');
 
 const options = {
   maxAttempts: env.NOTIFY_MAX_ATTEMPTS,
@@ -98,6 +101,7 @@ export const handler = lambda(obs, async (event: SQSEvent | TestAlertEvent, cont
     return runTestAlertEvent(event, secret, { ...options, remainingMs });
   }
   obs.metrics.addMetric('AlertMessages', MetricUnit.Count, event.Records.length);
+  const rows: AlertEventRow[] = [];
   const deliver = async (record: SQSRecord) => {
     let message: ReturnType<typeof readDelivery>;
     try {
@@ -118,13 +122,23 @@ export const handler = lambda(obs, async (event: SQSEvent | TestAlertEvent, cont
         secret,
         deadLetter: (reason) => deadLetter(record, reason),
         metric,
+        outcome: ({ event, status, at }) =>
+          rows.push(
+            alertEventRow(message.alert, {
+              at,
+              event,
+              status,
+              destination: message.destination,
+              route: message.schema === 'skywatch.delivery/v2' ? message.route.name : undefined,
+            }),
+          ),
       },
       message,
       { ...options, remainingMs },
       { redrive, lastTry },
     );
   };
-  return processFifoBatch(event, deliver, {
+  const response = await processFifoBatch(event, deliver, {
     sqs,
     queueUrl: env.NOTIFIER_QUEUE_URL,
     retryDelayMs: (receives, error) => deliveryRetryMs(schedule, receives, error),
@@ -136,4 +150,7 @@ export const handler = lambda(obs, async (event: SQSEvent | TestAlertEvent, cont
       }),
     context,
   });
+  // After the batch: the deliveries are out whatever becomes of their history.
+  await history.write(context.awsRequestId, rows, Date.now());
+  return response;
 });

@@ -40,6 +40,16 @@ export interface NotifyDeps {
   deadLetter: (reason: string) => Promise<void>;
   metric: (destination: string, name: DeliveryMetric) => void;
   now?: () => number;
+  /** Told of each answer this call had (not of a copy already delivered), for the history. */
+  outcome?: (outcome: DeliveryOutcome) => void;
+}
+
+/** One destination's answer to one event, as the alert history records it. */
+export interface DeliveryOutcome {
+  event: 'delivered' | 'refused' | 'failed' | 'not-configured';
+  /** The destination's HTTP status, when it answered. */
+  status?: number | undefined;
+  at: number;
 }
 
 export interface NotifyOptions extends Omit<PostOptions, 'onRetry'> {
@@ -87,7 +97,10 @@ export async function deliverEvent(
   const { alert, destination } = message;
   const secret = await deps.secret();
   const config = configuredDestinations(secret).get(destination);
+  const told = (event: DeliveryOutcome['event'], status?: number) =>
+    deps.outcome?.({ event, status, at: now() });
   if (!config) {
+    told('not-configured');
     deps.metric(destination, 'NotConfigured');
     return 'not-configured';
   }
@@ -108,29 +121,37 @@ export async function deliverEvent(
   if (claim.kind === 'done') return 'delivered';
   if (claim.kind === 'busy') throw new DeliveryBusyError(destination, options.leaseMs);
   /** Keeps the event for an operator's redrive, and marks it refused at this destination. */
-  const refuse = async (reason: string): Promise<Delivered> => {
+  const refuse = async (reason: string, status?: number): Promise<Delivered> => {
     await deps.deadLetter(reason);
     await finishSend(deps.state, claim.claim, 'rejected', now());
+    told('refused', status);
     deps.metric(destination, 'DeliveryRejected');
     return 'refused';
   };
   // Behind a refused event of the same alert: kept with it, in order, for the same redrive.
   if (await refusedBefore(deps.state, destination, alert.eventId, now()))
     return refuse(`${destination}: held behind an earlier event of ${alert.id} it refused`);
+  let status: number;
   try {
-    await post(delivery, {
+    status = await post(delivery, {
       ...options,
       onRetry: () => deps.metric(destination, 'DeliveryRetried'),
     });
   } catch (error) {
-    if (error instanceof DeliveryRejectedError) return refuse(error.message);
+    if (error instanceof DeliveryRejectedError) return refuse(error.message, error.status);
+    const answered = error instanceof DeliveryFailedError ? error.status : undefined;
     if (lastTry)
-      return refuse(`gave up after the queue's last receive: ${(error as Error).message}`);
+      return refuse(
+        `gave up after the queue's last receive: ${(error as Error).message}`,
+        answered,
+      );
     await releaseSend(deps.state, claim.claim);
+    told('failed', answered);
     deps.metric(destination, 'DeliveryFailed');
     throw error;
   }
   await finishSend(deps.state, claim.claim, 'sent', now());
+  told('delivered', status);
   deps.metric(destination, 'Delivered');
   return 'delivered';
 }

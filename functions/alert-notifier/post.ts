@@ -25,6 +25,8 @@ export class DeliveryFailedError extends SkywatchError {
     readonly attempts: number,
     reason: string,
     readonly retryAfterMs?: number,
+    /** The last answer's HTTP status; none after a timeout or a failed connection. */
+    readonly status?: number,
   ) {
     super(`${destination}: ${reason} after ${attempts} attempt(s)`);
     this.name = 'DeliveryFailedError';
@@ -69,6 +71,7 @@ export async function post(delivery: Delivery, options: PostOptions): Promise<nu
   let reason = 'no time left in the invocation';
   let attempt = 0;
   let retryAfterMs: number | undefined;
+  let lastStatus: number | undefined;
   while (attempt < options.maxAttempts) {
     const timeoutMs = Math.min(options.attemptTimeoutMs, remaining() - RESERVE_MS);
     if (timeoutMs <= 0) break;
@@ -98,6 +101,7 @@ export async function post(delivery: Delivery, options: PostOptions): Promise<nu
       // Never the URL: for Slack, Teams and webhooks the URL is the secret.
       reason = signal.aborted ? 'timed out' : 'connection failed';
     }
+    lastStatus = status;
     if (attempt === options.maxAttempts) break;
     const wait = retryDelay(attempt, status, retryAfterMs, policy, random);
     if (wait > options.maxDelayMs) {
@@ -107,5 +111,5 @@ export async function post(delivery: Delivery, options: PostOptions): Promise<nu
     options.onRetry?.({ destination: delivery.destination, attempt, reason });
     await sleep(wait);
   }
-  throw new DeliveryFailedError(delivery.destination, attempt, reason, retryAfterMs);
+  throw new DeliveryFailedError(delivery.destination, attempt, reason, retryAfterMs, lastStatus);
 }

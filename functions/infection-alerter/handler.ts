@@ -1,7 +1,9 @@
+import type { Context } from 'aws-lambda';
 import { documentRouter } from '../../lib/alerts/index.js';
 import {
   AlertPublisher,
   DeliveryQueue,
+  mutesParameter,
   RoutingParameter,
   StateStore,
   s3Client,
@@ -10,12 +12,14 @@ import {
   ssmClient,
 } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
+import { alertHistory } from '../shared/alert-history.js';
 import { BucketEnv, GsmEnv, intSetting, readEnv, ServiceEnv, TopicEnv } from '../shared/env.js';
 import { lambda, loggableError, MetricUnit, observability } from '../shared/observability.js';
 import { PageLinkEnv, pageLinker } from '../shared/page-links.js';
 import { serviceRuntime } from '../shared/runtime.js';
 import { walkChanges } from './changes-walk.js';
 import { HEALTH_GROUPS, type HealthOutcome, HealthPass } from './health/pass.js';
+import { AlerterHistory } from './history.js';
 import { gsmBudgets, UNBOUNDED } from './walk-budget.js';
 import { reportWalk } from './walk-metrics.js';
 
@@ -49,6 +53,11 @@ const env = readEnv(
     /** How long a read of the routing document is used before SSM is asked again. */
     ALERT_ROUTING_MAX_AGE_SECONDS: intSetting({ min: 0, max: 3600, default: 60 }),
     /**
+     * The SSM parameter holding the maintenance windows (docs/operations.md, "Maintenance
+     * windows"), read with the routing document's cache; unset, nothing is held.
+     */
+    ALERT_MUTES_PARAMETER: z.optional(z.string().check(z.minLength(1))),
+    /**
      * A walk stops at a page boundary once less than this is left of the invocation, and the
      * next run goes on (docs/operations.md, "Big consoles"). It must hold one page's work plus
      * the health pass's finish (sending the transitions) and the state writes.
@@ -75,9 +84,23 @@ const router = env.ALERT_ROUTING_PARAMETER
       },
     })
   : documentRouter();
+// Windows that cannot be read hold nothing: every alert is sent, and this says so.
+const mutes = env.ALERT_MUTES_PARAMETER
+  ? mutesParameter(ssmClient(), env.ALERT_MUTES_PARAMETER, {
+      maxAgeSeconds: env.ALERT_ROUTING_MAX_AGE_SECONDS,
+      onFallback: (error) => {
+        obs.logger.error('maintenance windows unusable: nothing is held', {
+          parameter: env.ALERT_MUTES_PARAMETER,
+          error: loggableError(error),
+        });
+        obs.metrics.addMetric('AlertMutesFallback', MetricUnit.Count, 1);
+      },
+    })
+  : undefined;
 const deliveries = new DeliveryQueue(sqsClient(), env.NOTIFIER_QUEUE_URL, router);
+const history = new AlerterHistory(alertHistory(obs, env.REPORT_BUCKET, 'alerter'));
 
-export const handler = lambda(obs, async (_event: unknown, context) => {
+const walkAll = async (_event: unknown, context: Context) => {
   runtime.bind(context);
   // Never more than half of what the invocation has, so every run walks (a shorter timeout,
   // or a local run's context, would otherwise leave no time at all to walk).
@@ -96,10 +119,12 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
       fullCheckHours: env.HEALTH_FULL_CHECK_HOURS,
       sendLeaseMs: env.ALERT_SEND_LEASE_SECONDS * 1000,
       outbreakThreshold: env.ALERT_OUTBREAK_THRESHOLD,
+      ...(mutes ? { mutes } : {}),
       pageSize: env.INFECTION_PAGE_SIZE,
       reportBucket: env.REPORT_BUCKET,
       pageLinks,
       budget,
+      onDrained: history.onDrained,
       onNameError: (error) =>
         obs.logger.warn('alerts name keycodes: a usage report could not be read', {
           error: loggableError(error),
@@ -136,4 +161,13 @@ export const handler = lambda(obs, async (_event: unknown, context) => {
     outcomes.push(run);
   }
   return { outcomes };
+};
+
+// The history is written after the sends, also when a GSM failed: what went out is recorded.
+export const handler = lambda(obs, async (event: unknown, context) => {
+  try {
+    return await walkAll(event, context);
+  } finally {
+    await history.flush(context.awsRequestId);
+  }
 });

@@ -1,3 +1,4 @@
+import { AlertEventRow } from '../../lib/alerts/history.js';
 import {
   DNSP_REPORT_TYPE,
   GSM_REPORT_TYPES,
@@ -66,5 +67,12 @@ export const ARCHIVE_DATASETS: readonly ArchiveDataset[] = [
     description: 'DNS protection site usage reports (4.8), one site report a line',
     record: UsageReportSiteDNSP,
     reportTypes: [DNSP_REPORT_TYPE],
+  },
+  {
+    table: 'alert_events',
+    prefix: 'alert-events',
+    description:
+      'Alert history: one line per alert event (trigger, resolve, grouped, muted, each delivery)',
+    record: AlertEventRow,
   },
 ];

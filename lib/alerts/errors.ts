@@ -28,3 +28,23 @@ export class RoutingDocumentError extends SkywatchError {
     this.name = 'RoutingDocumentError';
   }
 }
+
+/**
+ * A maintenance-windows document (docs/operations.md, "Maintenance windows") that is not JSON
+ * or not of its shape: every problem, each with its path, as for routing.
+ */
+export class MutesDocumentError extends SkywatchError {
+  constructor(
+    readonly problems: readonly RoutingProblem[],
+    options?: { cause?: unknown },
+  ) {
+    const n = problems.length;
+    super(
+      `The maintenance windows document is invalid (${n} problem${n === 1 ? '' : 's'}): ${problems
+        .map((p) => `${p.path}: ${p.message}`)
+        .join('; ')}`,
+      options,
+    );
+    this.name = 'MutesDocumentError';
+  }
+}

@@ -12,7 +12,14 @@ export {
   RouteRef,
 } from './delivery.js';
 export { emailText } from './email.js';
-export { RoutingDocumentError, type RoutingProblem } from './errors.js';
+export { MutesDocumentError, RoutingDocumentError, type RoutingProblem } from './errors.js';
+export {
+  ALERT_EVENT_KINDS,
+  type AlertEventFacts,
+  AlertEventKind,
+  AlertEventRow,
+  alertEventRow,
+} from './history.js';
 export {
   AlertAction,
   alertId,
@@ -23,6 +30,19 @@ export {
   Severity,
   SITE_KINDS,
 } from './model.js';
+export {
+  holdingWindow,
+  type MaintenanceWindow,
+  MUTES_SCHEMA,
+  type MutedAlert,
+  MutesDocument,
+  mutesProblems,
+  NO_MUTES,
+  parseMutesText,
+  type WindowMatch,
+  windowActive,
+  windowMatches,
+} from './mutes.js';
 export {
   type AlertRouter,
   DEFAULT_ROUTE,

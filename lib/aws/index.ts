@@ -1,3 +1,4 @@
+export { AlertHistory, type AlertHistoryWriter } from './alert-history.js';
 export {
   type Alert,
   type AlertKind,
@@ -28,6 +29,11 @@ export {
 } from './conditional-record.js';
 export { DeliveryQueue } from './delivery-queue.js';
 export {
+  DocumentParameter,
+  type DocumentParameterOptions,
+  type DocumentReading,
+} from './document-parameter.js';
+export {
   CheckpointError,
   ConfigError,
   ConflictError,
@@ -38,7 +44,9 @@ export {
   UploadGoneError,
 } from './errors.js';
 export { type FifoBatchOptions, HeldInGroupError, processFifoBatch } from './fifo-batch.js';
+export { mutesParameter } from './mutes-parameter.js';
 export {
+  alertEventsKey,
   DNSP_REPORT_TYPE,
   dnspUsageKey,
   GSM_REPORT_TYPES,

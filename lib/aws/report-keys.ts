@@ -34,7 +34,12 @@ export const DNSP_REPORT_TYPE = 'DevicesSeenInLast30Days' satisfies DnspReportTy
 export const SNAPSHOT_DATASETS = ['agent-status', 'dnsp-status'] as const;
 export type SnapshotDataset = (typeof SNAPSHOT_DATASETS)[number];
 /** The archive's datasets, each a table under `reports/<dataset>/`. */
-export type ReportDataset = SnapshotDataset | 'gsm-usage' | 'site-usage' | 'dnsp-usage';
+export type ReportDataset =
+  | SnapshotDataset
+  | 'gsm-usage'
+  | 'site-usage'
+  | 'dnsp-usage'
+  | 'alert-events';
 
 const SAFE = /^[A-Za-z0-9._-]+$/;
 const SNAPSHOT = 'snapshot.ndjson.gz';
@@ -82,6 +87,19 @@ export const snapshotFolder = (dataset: SnapshotDataset, gsm: string, date: stri
 
 /** Whether a key below a snapshot folder is a snapshot. */
 export const isSnapshotKey = (key: string) => key.endsWith(`/${SNAPSHOT}`);
+
+/**
+ * The alert history (lib/alerts/history.ts) one writer wrote in one run for a GSM: `writer` is
+ * `alerter` or `notifier`, `run` the invocation's id, so each run adds an object and none is
+ * ever rewritten by another.
+ */
+export const alertEventsKey = (gsm: string, date: string, writer: string, run: string) =>
+  reportKey({
+    dataset: 'alert-events',
+    gsm,
+    date,
+    file: `${part('writer', writer)}-${part('run', run)}.ndjson.gz`,
+  });
 
 /** The manifest of one report-fetcher run for a GSM and date. */
 export function manifestKey(gsm: string, date: string): string {

@@ -65,9 +65,7 @@ export class ReportStore {
     records: readonly unknown[],
     metadata: Record<string, string> = {},
   ) {
-    const body = gzipSync(records.map((r) => `${JSON.stringify(r)}\n`).join(''), {
-      level: this.gzipLevel,
-    });
+    const body = this.encode(records);
     const sha256 = createHash('sha256').update(body).digest('hex');
     const existing = await this.storedHash(key);
     const result: ArchivedObject = {
@@ -92,6 +90,26 @@ export class ReportStore {
       throw new StorageError(`Cannot write s3://${this.bucket}/${key}`, { cause: error });
     }
     return { ...result, written: true };
+  }
+
+  /**
+   * A record set under a key no one else writes (one run's alert history): put without first
+   * asking what is stored, so its writer needs `s3:PutObject` on the prefix and nothing more.
+   */
+  async writeNewRecords(key: string, records: readonly unknown[]): Promise<void> {
+    try {
+      await this.s3.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: this.encode(records),
+          ...NDJSON,
+          Metadata: { records: String(records.length) },
+        }),
+      );
+    } catch (error) {
+      throw new StorageError(`Cannot write s3://${this.bucket}/${key}`, { cause: error });
+    }
   }
 
   /** A plain JSON document (manifests). */
@@ -119,6 +137,13 @@ export class ReportStore {
       if (s3Refusal(error) === 'missing') return undefined;
       throw new StorageError(`Cannot read s3://${this.bucket}/${key}`, { cause: error });
     }
+  }
+
+  /** gzip NDJSON, one record a line. */
+  private encode(records: readonly unknown[]): Buffer {
+    return gzipSync(records.map((r) => `${JSON.stringify(r)}\n`).join(''), {
+      level: this.gzipLevel,
+    });
   }
 
   private async storedHash(key: string): Promise<string | undefined> {

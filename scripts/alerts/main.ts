@@ -1,7 +1,10 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SSMClient } from '@aws-sdk/client-ssm';
+import { MUTE_USAGE, muteCommand } from './mute-command.js';
+import { MUTES_USAGE, mutesCommand } from './mutes-command.js';
 import { ROUTE_USAGE, routeCommand } from './route-command.js';
 import { TEST_USAGE, testCommand } from './test-command.js';
+import { UNMUTE_USAGE, unmuteCommand } from './unmute-command.js';
 
 /** Where a command writes: the process's streams, or a test's buffers. */
 export interface AlertsIo {
@@ -14,8 +17,10 @@ export interface AlertsContext {
   env?: NodeJS.ProcessEnv;
   /** Secrets Manager; by default the SDK's own chain (AWS_ENDPOINT_URL points it at moto). */
   secrets?: SecretsManagerClient;
-  /** SSM, for the routing parameter; by default the SDK's own chain. */
+  /** SSM, for the routing and windows parameters; by default the SDK's own chain. */
   ssm?: SSMClient;
+  /** The time windows are judged at; a test's clock. @default Date.now */
+  now?: () => number;
 }
 
 /** A subcommand: its arguments after its name; answers the exit status. */
@@ -25,8 +30,13 @@ export type AlertsCommand = (
   context: AlertsContext,
 ) => Promise<number>;
 
-// `mute`, `unmute` and `mutes` will join these here, each in a file of its own.
-const COMMANDS: Record<string, AlertsCommand> = { test: testCommand, route: routeCommand };
+const COMMANDS: Record<string, AlertsCommand> = {
+  test: testCommand,
+  route: routeCommand,
+  mute: muteCommand,
+  unmute: unmuteCommand,
+  mutes: mutesCommand,
+};
 
 export const USAGE = `Usage: npm run alerts -- <command> [options]
 
@@ -37,10 +47,19 @@ Commands:
           notifier's secret (or where the routing document sends it), and print what each
           answered
   route   validate a routing document, and print where an alert would go
+  mute    hold a site's, an endpoint's or a kind's alerts for a maintenance window
+  unmute  end a maintenance window
+  mutes   list the maintenance windows
 
 ${TEST_USAGE}
 
 ${ROUTE_USAGE}
+
+${MUTE_USAGE}
+
+${UNMUTE_USAGE}
+
+${MUTES_USAGE}
 
 Exit status: 0 when every destination took every event (test) or the document is valid
 (route), 1 when one did not, nothing could be sent or the document has problems, 2 for a

@@ -5,10 +5,10 @@ import {
   latestReport,
 } from '../../functions/infection-alerter/health/digest.js';
 import type { StateStore } from '../../lib/aws/index.js';
-import { latestPageKey } from '../../lib/reports/page-keys.js';
 import { verifyPageLink } from '../../lib/links/page-link-check.js';
 import { generatePageLinkKey } from '../../lib/links/page-link-key.js';
 import { signPageLink } from '../../lib/links/page-links.js';
+import { latestPageKey } from '../../lib/reports/page-keys.js';
 
 // No subject records: the digest's counts are not what these tests are about.
 const emptyState = {

@@ -49,13 +49,18 @@ beforeAll(() => {
 }, 120_000);
 
 const parameterValue = (s: Synth) => {
-  const [parameter] = Object.values(s.template.findResources('AWS::SSM::Parameter')) as Json[];
+  const [parameter] = Object.values(
+    s.template.findResources('AWS::SSM::Parameter', {
+      Properties: { Name: '/Skywatch/alert-routing' },
+    }),
+  ) as Json[];
   return JSON.parse(parameter.Properties.Value);
 };
 
 describe('Construct: AlertRouting (the routing document in SSM)', () => {
   it('creates one String parameter named after the stack, holding the default document', () => {
-    plain.template.resourceCountIs('AWS::SSM::Parameter', 1);
+    // Two: this one and the maintenance windows beside it (test/infra/alert-mutes.test.ts).
+    plain.template.resourceCountIs('AWS::SSM::Parameter', 2);
     plain.template.hasResourceProperties('AWS::SSM::Parameter', {
       Name: '/Skywatch/alert-routing',
       Type: 'String',
@@ -68,7 +73,7 @@ describe('Construct: AlertRouting (the routing document in SSM)', () => {
     expect(parameterValue(msp)).toEqual(DOCUMENT);
   });
 
-  it('gives the infection alerter the parameter name and GetParameter on it alone', () => {
+  it('gives the infection alerter the parameter name and GetParameter on it (and the windows) alone', () => {
     const { infectionAlerter } = plain.stack.functions;
     const parameter = { Ref: Match.stringLikeRegexp('^AlertRoutingParameter') };
     plain.template.hasResourceProperties('AWS::Lambda::Function', {
@@ -78,25 +83,27 @@ describe('Construct: AlertRouting (the routing document in SSM)', () => {
     const ssm = roleStatements(plain.template, infectionAlerter.role).filter((st) =>
       JSON.stringify(st.Action).includes('ssm:'),
     );
+    const arn = (name: RegExp) => ({
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':ssm:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':parameter',
+          { Ref: expect.stringMatching(name) },
+        ],
+      ],
+    });
+    // One statement (minimizePolicies merges the two grants): the windows' parameter beside it.
     expect(ssm).toEqual([
       {
         Action: 'ssm:GetParameter',
         Effect: 'Allow',
-        Resource: {
-          'Fn::Join': [
-            '',
-            [
-              'arn:',
-              { Ref: 'AWS::Partition' },
-              ':ssm:',
-              { Ref: 'AWS::Region' },
-              ':',
-              { Ref: 'AWS::AccountId' },
-              ':parameter',
-              { Ref: expect.stringMatching(/^AlertRoutingParameter/) },
-            ],
-          ],
-        },
+        Resource: [arn(/^AlertMutesParameter/), arn(/^AlertRoutingParameter/)],
       },
     ]);
   });

@@ -4,6 +4,7 @@ import { storeSite } from '../../functions/report-fetcher/archive-site.js';
 import { planWalks } from '../../functions/report-fetcher/plan.js';
 import {
   type ArchivedObject,
+  alertEventsKey,
   DNSP_REPORT_TYPE,
   GSM_REPORT_TYPES,
   type ReportStore,
@@ -53,6 +54,9 @@ beforeAll(async () => {
     for (const task of planWalks([site], 0, { siteWalkAbove: above }))
       keys.push(snapshotKey(task.dataset, GSM, DAY, task.site));
   await storeSite(store, { gsm: GSM, site: 'SITE-KEY-1', day: DAY }, {} as UsageReportSiteDNSP);
+  // The alert history the alerter and the notifier write beside the reports.
+  for (const writer of ['alerter', 'notifier'])
+    keys.push(alertEventsKey(GSM, DAY, writer, 'run-1'));
   s = synth();
 });
 
@@ -82,7 +86,7 @@ function projections(): Map<string, Projection> {
 describe('Archive tables and the keys the report fetcher writes', () => {
   it('places every archived object under exactly one table, at its projected partition', () => {
     const tables = [...projections()];
-    expect(keys.length).toBe(GSM_REPORT_TYPES.length * 2 + 5);
+    expect(keys.length).toBe(GSM_REPORT_TYPES.length * 2 + 7);
     for (const key of keys) {
       const matches = tables.filter(([, { pattern }]) => pattern.test(key));
       expect(

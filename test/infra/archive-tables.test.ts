@@ -7,7 +7,14 @@ beforeAll(() => {
   s = synth();
 });
 
-const TABLES = ['agent_status', 'dnsp_status', 'gsm_usage', 'site_usage', 'dnsp_usage'];
+const TABLES = [
+  'agent_status',
+  'dnsp_status',
+  'gsm_usage',
+  'site_usage',
+  'dnsp_usage',
+  'alert_events',
+];
 
 /** The TableInput of a table by its Glue name. */
 function table(name: string, from: Synth = s): Json {

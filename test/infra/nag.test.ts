@@ -160,7 +160,7 @@ describe('cdk-nag acknowledgements', () => {
     ];
     for (const id of iam5) {
       expect(id).toMatch(
-        /^AwsSolutions-IAM5\[(Action::(s3:GetObject\*|s3:GetBucket\*|s3:List\*|s3:Abort\*|s3:DeleteObject\*|kms:GenerateDataKey\*|kms:ReEncrypt\*)|Resource::<ArchiveBucket[0-9A-F]+\.Arn>\/(reports|manifests|pages|state|state\/report-fetcher|state\/notifier)\/\*)\]$/,
+        /^AwsSolutions-IAM5\[(Action::(s3:GetObject\*|s3:GetBucket\*|s3:List\*|s3:Abort\*|s3:DeleteObject\*|kms:GenerateDataKey\*|kms:ReEncrypt\*)|Resource::<ArchiveBucket[0-9A-F]+\.Arn>\/(reports|reports\/alert-events|manifests|pages|state|state\/report-fetcher|state\/notifier)\/\*)\]$/,
       );
     }
   });

@@ -48,23 +48,30 @@ const deadLetterQueue = (fn: SkywatchFunction) => {
 const deadLetters = (fn: SkywatchFunction) => allow(SQS_SEND, arn(deadLetterQueue(fn)));
 /** X-Ray's two actions take no resource; every function has them, in a policy of their own. */
 const XRAY = allow(['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], '*');
-/** GetParameter on the routing document's parameter alone. */
-const routingRead = () =>
-  allow('ssm:GetParameter', {
-    'Fn::Join': [
-      '',
-      [
-        'arn:',
-        { Ref: 'AWS::Partition' },
-        ':ssm:',
-        { Ref: 'AWS::Region' },
-        ':',
-        { Ref: 'AWS::AccountId' },
-        ':parameter',
-        ref(s.stack.alertRouting.parameter),
-      ],
+/** GetParameter on the routing document's and the maintenance windows' parameters alone. */
+const parameterArn = (parameter: Parameters<typeof ref>[0]) => ({
+  'Fn::Join': [
+    '',
+    [
+      'arn:',
+      { Ref: 'AWS::Partition' },
+      ':ssm:',
+      { Ref: 'AWS::Region' },
+      ':',
+      { Ref: 'AWS::AccountId' },
+      ':parameter',
+      ref(parameter),
     ],
-  });
+  ],
+});
+const routingRead = () =>
+  allow('ssm:GetParameter', [
+    parameterArn(s.stack.alertMutes.parameter),
+    parameterArn(s.stack.alertRouting.parameter),
+  ]);
+/** The alert history's objects (lib/aws/report-keys.ts, alertEventsKey). */
+const alertEvents = (bucket: Parameters<typeof prefixArn>[0]) =>
+  prefixArn(bucket, 'reports/alert-events/');
 const expectExactly = (fn: SkywatchFunction, expected: Record<string, unknown>[]) =>
   expect(roleStatements(s.template, fn.role)).toEqual([...expected, XRAY].sort(byJson));
 
@@ -149,7 +156,13 @@ describe('SkywatchStack: least privilege, function by function', () => {
           : deadLetters(fn),
         allow(SECRET_READ, ref(s.stack.secrets.token)),
         allow(S3_READ, [arn(bucket), prefixArn(bucket, 'state/')].sort(byJson)),
-        allow([...S3_PUT, 's3:DeleteObject*'], prefixArn(bucket, 'state/')),
+        // The infection alerter also puts its alert history, and only that, under reports/.
+        ...(name === 'infectionAlerter'
+          ? [
+              allow(S3_PUT, [prefixArn(bucket, 'state/'), alertEvents(bucket)].sort(byJson)),
+              allow('s3:DeleteObject*', prefixArn(bucket, 'state/')),
+            ]
+          : [allow([...S3_PUT, 's3:DeleteObject*'], prefixArn(bucket, 'state/'))]),
         allow(KMS_READ_WRITE, arn(key)),
         allow('sns:Publish', ref(s.stack.alerts.topic)),
         allow(['kms:Decrypt', 'kms:GenerateDataKey*'], arn(s.stack.alerts.key)),

@@ -7,9 +7,9 @@ import {
   REPORT_SITE_ORIGIN_PATH,
 } from '../../infra/constructs/report-site.js';
 import { createApp } from '../../infra/skywatch-app.js';
-import { dailyPageKey } from '../../lib/reports/page-keys.js';
 import { generatePageLinkKey } from '../../lib/links/page-link-key.js';
 import { PAGES_PREFIX, signPageLink } from '../../lib/links/page-links.js';
+import { dailyPageKey } from '../../lib/reports/page-keys.js';
 import { cdkJsonContext, type Json, logicalId, SETTINGS, type Synth, synth } from './helpers.js';
 
 // What the report site lets CloudFront do in the archive, and what cdk-nag says of it

@@ -209,10 +209,10 @@ describe('Command: npm run alerts -- test', () => {
   });
 
   it('says "not yet" with the usage for a subcommand it does not have', async () => {
-    const { status, stderr } = await alerts('mute', '--site', 'X');
+    const { status, stderr } = await alerts('history', '--site', 'X');
 
     expect(status).toBe(2);
-    expect(stderr).toMatch(/^alerts mute: not yet/);
+    expect(stderr).toMatch(/^alerts history: not yet/);
     expect(stderr).toContain('Usage: npm run alerts -- <command>');
     expect(stderr).toContain('NotifierSecretArn');
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dailyPageKey, latestPageKey } from '../../lib/reports/page-keys.js';
 import { verifyPageLink } from '../../lib/links/page-link-check.js';
+import { dailyPageKey, latestPageKey } from '../../lib/reports/page-keys.js';
 import {
   type LocalPageLinks,
   pageLinkEnv,

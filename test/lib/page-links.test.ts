@@ -5,15 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { SecretError } from '../../lib/aws/errors.js';
 import { SecretStore } from '../../lib/aws/secret-store.js';
 import { redact } from '../../lib/errors/index.js';
-import { latestPageKey } from '../../lib/reports/page-keys.js';
 import { verifyPageLink } from '../../lib/links/page-link-check.js';
 import { PageLinkError } from '../../lib/links/page-link-error.js';
-import {
-  generatePageLinkKey,
-  pageLinkSigner,
-  publicKeyOf,
-} from '../../lib/links/page-link-key.js';
+import { generatePageLinkKey, pageLinkSigner, publicKeyOf } from '../../lib/links/page-link-key.js';
 import { pageUrl, signPageLink } from '../../lib/links/page-links.js';
+import { latestPageKey } from '../../lib/reports/page-keys.js';
 
 const keys = generatePageLinkKey();
 const ORIGIN = 'https://d111111abcdef8.cloudfront.net';

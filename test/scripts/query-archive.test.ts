@@ -104,7 +104,7 @@ describe('Function: runQuery', () => {
     expect(status).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(
-      /^no column SiteName in skywatch_archive\.agent_status; its columns: masterkc, kc, machineid, .*, gsm_key, date; SiteName is a column of skywatch_archive\.agent_status_named\n$/,
+      /^no column SiteName in skywatch_archive\.agent_status; its columns: masterkc, kc, machineid, .*, gsm_key, date; SiteName is a column of skywatch_archive\.agent_status_named, skywatch_archive\.alert_events\n$/,
     );
     expect(stderr).not.toMatch(/\n\s+at /);
   });
@@ -122,7 +122,7 @@ describe('Function: runQuery', () => {
     const { status, stderr } = await run('SELECT count(*) FROM agent_status');
     expect(status).toBe(1);
     expect(stderr).toBe(
-      "no table agent_status: name it with its schema, skywatch_archive.agent_status, as Athena does; the archive's tables are skywatch_archive.agent_status, skywatch_archive.agent_status_named, skywatch_archive.dnsp_status, skywatch_archive.dnsp_usage, skywatch_archive.gsm_usage, skywatch_archive.site_usage\n",
+      "no table agent_status: name it with its schema, skywatch_archive.agent_status, as Athena does; the archive's tables are skywatch_archive.agent_status, skywatch_archive.agent_status_named, skywatch_archive.alert_events, skywatch_archive.dnsp_status, skywatch_archive.dnsp_usage, skywatch_archive.gsm_usage, skywatch_archive.site_usage\n",
     );
   });
 

@@ -1,8 +1,8 @@
 import type { HealthKind } from '../../../lib/alerts/index.js';
 import type { StateStore } from '../../../lib/aws/index.js';
 import { DAY_MS } from '../../../lib/index.js';
-import { latestPageKey, objectLocation } from '../../../lib/reports/page-keys.js';
 import type { PageLinker } from '../../../lib/links/page-links.js';
+import { latestPageKey, objectLocation } from '../../../lib/reports/page-keys.js';
 import type { Names } from './kinds.js';
 import { OUTBREAK, SubjectRecord, subjectKey, subjectsPrefix } from './records.js';
 

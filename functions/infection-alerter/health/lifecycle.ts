@@ -9,7 +9,9 @@ import {
 import * as z from '../../../lib/zod.js';
 import type { Observation } from './kinds.js';
 import {
+  type HeldBy,
   type KindState,
+  type Muted,
   OutboxEntry,
   outboxKey,
   outboxPrefix,
@@ -36,8 +38,9 @@ import {
  * deduplication window and the notifier's sent markers after it; the topic may show it twice.
  * Overlapping runs see the same entries: a claim on sending each (lib/aws/conditional-record.ts,
  * leased past the alerter's timeout) lets one of them send it; a refused send releases it.
- * A muted entry (an endpoint grouped into its site's outbreak: health/outbreak.ts) goes the same
- * way, its record moved and nothing sent.
+ * A muted entry (an endpoint grouped into its site's outbreak: health/outbreak.ts; a trigger
+ * held by a maintenance window: health/maintenance.ts) goes the same way, its record moved and
+ * nothing sent.
  * Routing (lib/alerts/routing.ts): a trigger is routed when its entry is written, so a send
  * retried later goes where the first try went; the record keeps where the trigger went, and
  * the resolve goes exactly there, whatever the routing says by then.
@@ -51,6 +54,8 @@ export interface RecordOptions {
   onCreated?: (entry: OutboxEntry, key: string) => void;
   /** Where a trigger goes (the delivery queue's router); without it, decided when it is sent. */
   route?: (alert: HealthAlert) => Promise<Routing>;
+  /** The maintenance window holding a trigger (health/maintenance.ts); it wins over `mute`. */
+  hold?: (alert: HealthAlert) => HeldBy | undefined;
 }
 
 /**
@@ -80,7 +85,15 @@ export async function recordTransitions(
       action: o.active ? 'trigger' : 'resolve',
       openedAt: o.active ? o.alert.occurredAt : (current.openedAt ?? o.alert.occurredAt),
     };
-    const muted = o.active ? options.mute?.(o.kind) : current.muted !== undefined;
+    const held = o.active ? options.hold?.(alert) : undefined;
+    // A resolve is muted for the reason its trigger was: it was never opened anywhere.
+    const muted: Muted | undefined = o.active
+      ? held
+        ? 'maintenance'
+        : options.mute?.(o.kind)
+          ? 'outbreak'
+          : undefined
+      : current.muted;
     // A muted trigger is routed if it is sent after all (health/outbreak.ts), when it is.
     const routing = o.active ? (muted ? undefined : await options.route?.(alert)) : current.routing;
     const entry: OutboxEntry = {
@@ -88,7 +101,8 @@ export async function recordTransitions(
       seq,
       createdAt: new Date(now).toISOString(),
       alert,
-      ...(muted ? { muted: 'outbreak' as const } : {}),
+      ...(muted ? { muted } : {}),
+      ...(held ? { held } : {}),
       ...(routing ? { routing } : {}),
     };
     const key = outboxKey(gsm, subject, o.kind, seq);
@@ -132,6 +146,17 @@ export interface MutedEntries {
 export interface DrainOptions {
   sendLeaseMs: number;
   muted?: MutedEntries;
+  /** The same for entries a maintenance window held (health/maintenance.ts). */
+  held?: MutedEntries;
+  /** Told of each entry drained, sent or recorded unsent, for the alert history. */
+  onDrained?: (drained: DrainedEntry) => void;
+}
+
+/** An entry drained: sent (with where it went) or recorded unsent (`muted` says why). */
+export interface DrainedEntry {
+  entry: OutboxEntry;
+  sent: boolean;
+  routing?: Routing | undefined;
 }
 
 /**
@@ -196,10 +221,11 @@ export async function drainOutbox(
     const { entry, current } = held;
     let how: 'send' | 'join' | 'wait' | 'leave' = 'send';
     try {
-      if (entry.muted && options.muted) {
-        if (entry.alert.action === 'trigger') how = await options.muted.trigger(entry);
+      const hook = entry.muted === 'maintenance' ? options.held : options.muted;
+      if (entry.muted && hook) {
+        if (entry.alert.action === 'trigger') how = await hook.trigger(entry);
         else {
-          await options.muted.resolve(entry);
+          await hook.resolve(entry);
           how = 'leave';
         }
       }
@@ -214,9 +240,11 @@ export async function drainOutbox(
         routing = await deps.deliveries.enqueue(entry.alert, planned);
         await deps.alerts.publishHealth(entry.alert);
       }
-      await moveRecord(state, gsm, entry, how === 'join', isResolve(entry) ? undefined : routing);
+      const joined = how === 'join' ? entry.muted : undefined;
+      await moveRecord(state, gsm, entry, joined, isResolve(entry) ? undefined : routing);
       await state.delete(key);
       await state.delete(claimKey);
+      options.onDrained?.({ entry, sent: how === 'send', routing });
     } catch (error) {
       // Released at once, not left to lapse: the next run sends (or records) it again, and a
       // copy of an event already queued is dropped by SQS and the notifier's markers.
@@ -244,7 +272,7 @@ async function moveRecord(
   state: StateStore,
   gsm: string,
   entry: OutboxEntry,
-  muted: boolean,
+  muted: Muted | undefined,
   routing: Routing | undefined,
 ) {
   const kind = entry.alert.kind;
@@ -257,7 +285,7 @@ async function moveRecord(
       seq: entry.seq,
       openedAt: entry.alert.openedAt,
       changedAt: entry.alert.occurredAt,
-      ...(muted ? { muted: 'outbreak' as const } : {}),
+      ...(muted ? { muted } : {}),
       ...(routing ? { routing } : {}),
     };
     return { alerts: { ...record?.alerts, [kind]: next } };

@@ -6,7 +6,14 @@ import {
 } from '../../../lib/alerts/index.js';
 import type { AlertPublisher, DeliveryQueue, StateStore } from '../../../lib/aws/index.js';
 import type { EvaluationContext, Observation } from './kinds.js';
-import { type Drained, drainOutbox, type MutedEntries, recordTransitions } from './lifecycle.js';
+import {
+  type Drained,
+  type DrainOptions,
+  drainOutbox,
+  type MutedEntries,
+  type RecordOptions,
+  recordTransitions,
+} from './lifecycle.js';
 import { memberName, outbreakObservation } from './outbreak-alert.js';
 import {
   OutboxEntry,
@@ -66,6 +73,8 @@ export class Outbreaks {
     private readonly known: ReadonlySet<string>,
     /** Where a trigger goes, decided as its entry is written (health/lifecycle.ts). */
     private readonly route?: (alert: HealthAlert) => Promise<Routing>,
+    /** The maintenance window holding a trigger (health/maintenance.ts): held, not counted. */
+    private readonly hold?: RecordOptions['hold'],
   ) {}
 
   /** Records an endpoint's transitions: muted where its site's outbreak is open, and counted. */
@@ -78,6 +87,7 @@ export class Outbreaks {
       },
       onCreated: (entry, key) => this.count(entry, key),
       ...(this.route ? { route: this.route } : {}),
+      ...(this.hold ? { hold: this.hold } : {}),
     });
   }
 
@@ -241,9 +251,12 @@ export class Outbreaks {
    * Drains the outbox with the outbreaks' muted entries; the resolve of an outbreak whose last
    * member left in that drain (or that `sweep` closed) goes out in a second one.
    */
-  async drain(deps: Deps, options: { sendLeaseMs: number; sweep: boolean }): Promise<Drained> {
-    const drain = () =>
-      drainOutbox(deps, this.ctx.gsm, { sendLeaseMs: options.sendLeaseMs, muted: this.muted });
+  async drain(
+    deps: Deps,
+    options: { sendLeaseMs: number; sweep: boolean } & Pick<DrainOptions, 'onDrained' | 'held'>,
+  ): Promise<Drained> {
+    const { sweep: _sweep, ...drainOptions } = options;
+    const drain = () => drainOutbox(deps, this.ctx.gsm, { ...drainOptions, muted: this.muted });
     this.closed = false;
     const first = await drain();
     if (options.sweep) await this.sweep(options.sendLeaseMs);

@@ -1,4 +1,4 @@
-import type { HealthAlert, HealthKind } from '../../../lib/alerts/index.js';
+import { type HealthAlert, type HealthKind, NO_MUTES } from '../../../lib/alerts/index.js';
 import type { AlertPublisher, DeliveryQueue, StateStore } from '../../../lib/aws/index.js';
 import type { AgentStatusGroup, SkywatchClient } from '../../../lib/index.js';
 import type { PageLinker } from '../../../lib/links/page-links.js';
@@ -14,7 +14,8 @@ import {
   type LicenceFacts,
   readLicence,
 } from './kinds.js';
-import { type Drained, recordTransitions, SEND_LEASE_MS } from './lifecycle.js';
+import { type Drained, type DrainOptions, recordTransitions, SEND_LEASE_MS } from './lifecycle.js';
+import { Maintenance, type MutesSource } from './maintenance.js';
 import { loadNames } from './names.js';
 import { DEFAULT_OUTBREAK_THRESHOLD, Outbreaks } from './outbreak.js';
 import { knownSubjects, siteSubject } from './records.js';
@@ -49,6 +50,10 @@ export interface HealthSettings {
    * alert for the site, theirs recorded, not sent (health/outbreak.ts). Default 5.
    */
   outbreakThreshold?: number;
+  /** Told of each transition drained, sent or recorded unsent (the alert history). */
+  onDrained?: DrainOptions['onDrained'];
+  /** The maintenance windows (health/maintenance.ts); without them, nothing is held. */
+  mutes?: MutesSource;
 }
 
 export interface HealthOutcome {
@@ -66,6 +71,8 @@ export interface HealthOutcome {
   muted: number;
   /** Outbreaks this run opened, and resolved. */
   outbreaks: { opened: number; resolved: number };
+  /** Alerts held by maintenance windows that this run sent on, their windows over. */
+  released: number;
   stale: number;
 }
 
@@ -94,6 +101,7 @@ export class HealthPass {
     published: 0,
     muted: 0,
     outbreaks: { opened: 0, resolved: 0 },
+    released: 0,
     stale: 0,
   };
   private readonly licences = new Map<string, LicenceFacts>();
@@ -107,6 +115,7 @@ export class HealthPass {
     private readonly ctx: EvaluationContext,
     private readonly known: Set<string>,
     private readonly outbreaks: Outbreaks,
+    private readonly maintenance: Maintenance,
   ) {}
 
   static async start(deps: Deps, gsm: string, settings: HealthSettings): Promise<HealthPass> {
@@ -122,8 +131,11 @@ export class HealthPass {
     const known = await knownSubjects(deps.state, gsm);
     const threshold = settings.outbreakThreshold ?? DEFAULT_OUTBREAK_THRESHOLD;
     const route = (alert: HealthAlert) => deps.deliveries.route(alert);
-    const outbreaks = new Outbreaks(deps.state, ctx, threshold, known, route);
-    return new HealthPass(deps, gsm, settings, ctx, known, outbreaks);
+    // Read once a run, so every trigger of the run is judged against the same windows.
+    const mutes = (await settings.mutes?.document()) ?? NO_MUTES;
+    const maintenance = new Maintenance(deps.state, gsm, mutes, now, route);
+    const outbreaks = new Outbreaks(deps.state, ctx, threshold, known, route, maintenance.hold);
+    return new HealthPass(deps, gsm, settings, ctx, known, outbreaks, maintenance);
   }
 
   /** Evaluates one status entry; writes the transitions it shows. */
@@ -176,14 +188,18 @@ export class HealthPass {
         subject,
         observations,
         this.ctx.now,
-        { route: (alert) => this.deps.deliveries.route(alert) },
+        { route: (alert) => this.deps.deliveries.route(alert), hold: this.maintenance.hold },
       );
     }
     // The run's triggers are all counted: above the threshold, a site's kind is an outbreak.
     this.outcome.transitions += await this.outbreaks.open();
+    this.outcome.released = await this.maintenance.release();
+    this.outcome.transitions += this.outcome.released;
     const drained = await this.outbreaks.drain(this.deps, {
       sendLeaseMs: this.settings.sendLeaseMs ?? SEND_LEASE_MS,
       sweep: checked,
+      held: this.maintenance.entries,
+      ...(this.settings.onDrained ? { onDrained: this.settings.onDrained } : {}),
     });
     this.outcome.transitions += this.outbreaks.resolved;
     this.outcome.outbreaks = { opened: this.outbreaks.opened, resolved: this.outbreaks.resolved };

@@ -17,14 +17,25 @@ export const OutbreakMembers = z.object({
 });
 export type OutbreakMembers = z.infer<typeof OutbreakMembers>;
 
+/**
+ * Why a transition was recorded and not sent: its endpoint joined its site's outbreak
+ * (health/outbreak.ts), or a maintenance window held it (health/maintenance.ts).
+ */
+export const Muted = z.enum(['outbreak', 'maintenance']);
+export type Muted = z.infer<typeof Muted>;
+
+/** The window that held a trigger, for the alert sent if it outlasts the window. */
+export const HeldBy = z.object({ window: z.string(), reason: z.string() });
+export type HeldBy = z.infer<typeof HeldBy>;
+
 const KindState = z.object({
   open: z.boolean(),
   seq: z.number().check(z.int(), z.minimum(0)),
   openedAt: z.nullable(z.string()),
   /** When its last transition happened (for the daily digest). */
   changedAt: z.optional(z.string()),
-  /** This incarnation's trigger was not sent: it belongs to its site's outbreak. */
-  muted: z.optional(z.literal('outbreak')),
+  /** This incarnation's trigger was not sent: its site's outbreak, or a maintenance window. */
+  muted: z.optional(Muted),
   outbreak: z.optional(OutbreakMembers),
   /**
    * Where this incarnation's trigger went (lib/alerts/routing.ts): its resolve goes to the
@@ -43,8 +54,10 @@ export const OutboxEntry = z.object({
   seq: z.number(),
   createdAt: z.string(),
   alert: HealthAlert,
-  /** Recorded, not sent: the transition of an endpoint grouped into its site's outbreak. */
-  muted: z.optional(z.literal('outbreak')),
+  /** Recorded, not sent: an endpoint grouped into its site's outbreak, or held by a window. */
+  muted: z.optional(Muted),
+  /** The window that held this trigger (muted `maintenance`). */
+  held: z.optional(HeldBy),
   /**
    * Where it goes, decided when it was written: a trigger's route, a resolve's trigger's. A
    * send retried by a later run goes to the same destinations even if the routing changed.

@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Product } from '../../support/product.js';
 
-/** Every object under a prefix as key → SHA-256 of its stored bytes (all pages of the listing). */
+/**
+ * The alert history (lib/alerts/history.ts) is Skywatch's own record of what it sent, with
+ * run ids and answer times that differ from run to run: not an archive of the service's data.
+ */
+export const ALERT_HISTORY = 'reports/alert-events/';
+
+/**
+ * Every object under a prefix as key → SHA-256 of its stored bytes (all pages of the listing),
+ * the alert history aside.
+ */
 export async function archiveHashes(
   product: Product,
   prefix: string,
@@ -21,6 +30,7 @@ export async function archiveHashes(
     );
     for (const o of page.Contents ?? []) {
       const key = o.Key ?? '';
+      if (key.startsWith(ALERT_HISTORY)) continue;
       const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       const bytes = await (out.Body?.transformToByteArray() ?? new Uint8Array());
       hashes.set(key, createHash('sha256').update(bytes).digest('hex'));

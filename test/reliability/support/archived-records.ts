@@ -2,8 +2,12 @@ import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { utcInstant } from '../../../lib/index.js';
 import type { Product } from '../../support/product.js';
+import { ALERT_HISTORY } from './archive.js';
 
-/** Every NDJSON record archived under `prefix`, by object key, in the order written. */
+/**
+ * Every NDJSON record archived under `prefix`, by object key, in the order written; the alert
+ * history aside (./archive.ts).
+ */
 export async function archivedRecords(
   product: Product,
   prefix = 'reports/',
@@ -21,6 +25,7 @@ export async function archivedRecords(
     );
     for (const o of page.Contents ?? []) {
       const key = o.Key ?? '';
+      if (key.startsWith(ALERT_HISTORY)) continue;
       const got = await s3.send(new GetObjectCommand({ Bucket: product.res.bucket, Key: key }));
       const bytes = Buffer.from(await (got.Body?.transformToByteArray() ?? new Uint8Array()));
       const text = (key.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
