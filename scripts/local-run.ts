@@ -1,7 +1,7 @@
 import { paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { startEmulator } from '../emulator/index.js';
-import { createAwsClients } from '../lib/aws/index.js';
+import { createAwsClients, StateStore } from '../lib/aws/index.js';
 import { addDays, dayOf } from '../lib/index.js';
 import { generateSigningSecret, webhookHeaders } from '../lib/webhooks/index.js';
 import { drainQueue } from '../test/support/sqs-event-source.js';
@@ -9,6 +9,7 @@ import { type StoredObject, summariseArchive } from './local/archive-summary.js'
 import { demoCredentials, functionEnv } from './local/function-env.js';
 import { loadHandler } from './local/functions.js';
 import { lambdaContext } from './local/lambda-context.js';
+import { endWindow, heldLines, muteSite } from './local/maintenance-demo.js';
 import { ensureMotoPython, MotoMissingError, startMoto } from './local/moto-server.js';
 import { pageLinkEnv, provisionPageLinks } from './local/page-links.js';
 import { drainAlerts, provision } from './local/provision.js';
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
       ...pageLinkEnv(links),
       POWERTOOLS_LOG_LEVEL: process.env.SKYWATCH_VERBOSE ? 'INFO' : 'CRITICAL',
       POWERTOOLS_METRICS_DISABLED: process.env.SKYWATCH_VERBOSE ? 'false' : 'true',
+      // The window below ends by `unmute`: the alerter's next run follows it, not a minute later.
+      ALERT_ROUTING_MAX_AGE_SECONDS: '0',
     });
     console.log(`  bucket ${res.bucket}, topic ${res.topicArn.split(':').at(-1)}`);
 
@@ -122,6 +125,16 @@ async function main(): Promise<void> {
     await putRouting(aws.ssm, res.routingParameter, routing);
     console.log(`  routing document in SSM ${res.routingParameter}:`);
     for (const line of routingLines(routing)) console.log(`    ${line}`);
+    const mutedSite = gsm.sites[2];
+    if (!mutedSite) throw new Error('the emulator has fewer than three sites');
+    const muted = await muteSite(
+      aws.ssm,
+      res.mutesParameter,
+      mutedSite,
+      'Re-imaging the front desk',
+    );
+    console.log(`  npm run alerts -- mute, into SSM ${res.mutesParameter}:`);
+    for (const line of muted.lines) console.log(`    ${line}`);
 
     step('npm run alerts -- test: a marked test alert, trigger then resolve, to each destination');
     const tested = (await run('alert-notifier', { skywatchTestAlert: true })) as {
@@ -173,8 +186,22 @@ async function main(): Promise<void> {
     for (const id of outbreak) emulator.endpointAction(id, 'infect', 'Ransom|Win32|Demo');
     console.log('  ', JSON.stringify(await run('infection-alerter')));
     console.log('   notifier:', JSON.stringify(await notify()));
+    const typeOf = (name: string) => (name === 'acme-slack' ? 'slack' : name);
+    const atMuted = () =>
+      Object.entries(receivers).flatMap(([name, r]) =>
+        deliveryLines(name, r, typeOf(name)).filter((line) => line.includes(mutedSite.name)),
+      );
+    step(`Maintenance window on ${mutedSite.name}: its problems held, then sent once it ends`);
+    for (const line of await heldLines(new StateStore(aws.s3, res.bucket), gsm.key))
+      console.log(`  ${line}`);
+    console.log(`  ${mutedSite.name} (muted): ${atMuted().length} deliveries while muted`);
+    console.log(`  npm run alerts -- unmute ${muted.id}:`);
+    for (const line of await endWindow(aws.ssm, res.mutesParameter, muted.id))
+      console.log(`    ${line}`);
+    console.log('  ', JSON.stringify(await run('infection-alerter')));
+    console.log('   notifier:', JSON.stringify(await notify()));
     for (const [name, r] of Object.entries(receivers)) {
-      const lines = deliveryLines(name, r, name === 'acme-slack' ? 'slack' : name);
+      const lines = deliveryLines(name, r, typeOf(name));
       console.log(`  ${name}: ${lines.length} accepted`);
       for (const line of lines) console.log(`    ${line}`);
     }
@@ -183,6 +210,10 @@ async function main(): Promise<void> {
     );
     console.log(
       `  ${quietSite.name} (route quiet): ${atQuiet.length} deliveries; its alerts reached the topic only`,
+    );
+    const raised = atMuted().filter((line) => line.includes('Raised during maintenance'));
+    console.log(
+      `  ${mutedSite.name} (window ended): ${atMuted().length} deliveries, ${raised.length} marked "Raised during maintenance"`,
     );
     await Promise.all(Object.values(receivers).map((r) => r.close()));
 

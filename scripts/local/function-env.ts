@@ -27,6 +27,7 @@ export function functionEnv(
     NOTIFIER_DLQ_URL: res.notifierDlqUrl,
     NOTIFIER_MAX_RECEIVES: String(NOTIFIER_QUEUE.maxReceiveCount),
     ALERT_ROUTING_PARAMETER: res.routingParameter,
+    ALERT_MUTES_PARAMETER: res.mutesParameter,
     POWERTOOLS_METRICS_NAMESPACE: 'Skywatch',
     // No X-Ray daemon here: the tracer stays off (it is off outside Lambda anyway; this says so).
     POWERTOOLS_TRACE_ENABLED: 'false',

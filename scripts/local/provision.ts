@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { PutParameterCommand } from '@aws-sdk/client-ssm';
 import { NOTIFIER_QUEUE } from '../../infra/config/notifier-queue.js';
-import { DEFAULT_ROUTING } from '../../lib/alerts/index.js';
+import { DEFAULT_ROUTING, NO_MUTES } from '../../lib/alerts/index.js';
 import type { AwsClients } from '../../lib/aws/index.js';
 
 /** What the CDK stack deploys, made by hand on local endpoints (moto). */
@@ -28,6 +28,8 @@ export interface LocalResources {
   notifierSecretArn: string;
   /** The routing document's SSM parameter, holding the default document as the stack's does. */
   routingParameter: string;
+  /** The maintenance windows' SSM parameter, holding no window as the stack's does. */
+  mutesParameter: string;
 }
 
 export async function provision(
@@ -85,6 +87,14 @@ export async function provision(
       Value: JSON.stringify(DEFAULT_ROUTING),
     }),
   );
+  const mutesParameter = `/${name}/alert-mutes`;
+  await clients.ssm.send(
+    new PutParameterCommand({
+      Name: mutesParameter,
+      Type: 'String',
+      Value: JSON.stringify(NO_MUTES),
+    }),
+  );
   return {
     ...notifier,
     bucket,
@@ -95,6 +105,7 @@ export async function provision(
     credentialsSecretArn: creds.ARN ?? '',
     tokenSecretArn: token.ARN ?? '',
     routingParameter,
+    mutesParameter,
   };
 }
 

@@ -27,13 +27,14 @@ export interface MutesSource {
   document(): Promise<MutesDocument>;
 }
 
-const HeldAlert = z.object({
+/** A trigger a window holds: the index entry each run lists (npm start shows them too). */
+export const HeldAlert = z.object({
   subject: z.string(),
   seq: z.number(),
   alert: HealthAlert,
   held: HeldBy,
 });
-type HeldAlert = z.infer<typeof HeldAlert>;
+export type HeldAlert = z.infer<typeof HeldAlert>;
 
 const enc = encodeURIComponent;
 export const heldPrefix = (gsm: string) => `health/${enc(gsm)}/held/`;
