@@ -70,31 +70,32 @@ const runtime = serviceRuntime('infection-alerter', obs, env);
 const state = new StateStore(s3Client(), env.REPORT_BUCKET);
 const pageLinks = pageLinker(env, runtime.secrets, obs);
 const alerts = new AlertPublisher(snsClient(), env.ALERT_TOPIC_ARN);
+/** An operator's document that could not be used: a log line, and a metric to alarm on. */
+const fellBack = (message: string, parameter: string, metric: string) => (error: unknown) => {
+  obs.logger.error(message, { parameter, error: loggableError(error) });
+  obs.metrics.addMetric(metric, MetricUnit.Count, 1);
+};
 // A routing document that cannot be read or is invalid never loses an alert: every alert goes
 // to the default destinations meanwhile, and this says so (a log line and a metric to alarm on).
 const router = env.ALERT_ROUTING_PARAMETER
   ? new RoutingParameter(ssmClient(), env.ALERT_ROUTING_PARAMETER, {
       maxAgeSeconds: env.ALERT_ROUTING_MAX_AGE_SECONDS,
-      onFallback: (error) => {
-        obs.logger.error('alert routing unusable: alerts go to the default destinations', {
-          parameter: env.ALERT_ROUTING_PARAMETER,
-          error: loggableError(error),
-        });
-        obs.metrics.addMetric('AlertRoutingFallback', MetricUnit.Count, 1);
-      },
+      onFallback: fellBack(
+        'alert routing unusable: alerts go to the default destinations',
+        env.ALERT_ROUTING_PARAMETER,
+        'AlertRoutingFallback',
+      ),
     })
   : documentRouter();
 // Windows that cannot be read hold nothing: every alert is sent, and this says so.
 const mutes = env.ALERT_MUTES_PARAMETER
   ? mutesParameter(ssmClient(), env.ALERT_MUTES_PARAMETER, {
       maxAgeSeconds: env.ALERT_ROUTING_MAX_AGE_SECONDS,
-      onFallback: (error) => {
-        obs.logger.error('maintenance windows unusable: nothing is held', {
-          parameter: env.ALERT_MUTES_PARAMETER,
-          error: loggableError(error),
-        });
-        obs.metrics.addMetric('AlertMutesFallback', MetricUnit.Count, 1);
-      },
+      onFallback: fellBack(
+        'maintenance windows unusable: nothing is held',
+        env.ALERT_MUTES_PARAMETER,
+        'AlertMutesFallback',
+      ),
     })
   : undefined;
 const deliveries = new DeliveryQueue(sqsClient(), env.NOTIFIER_QUEUE_URL, router);

@@ -11,8 +11,9 @@ export {
   deliveryGroup,
   RouteRef,
 } from './delivery.js';
+export type { DocumentProblem } from './documents.js';
 export { emailText } from './email.js';
-export { MutesDocumentError, RoutingDocumentError, type RoutingProblem } from './errors.js';
+export { InvalidDocumentError, MutesDocumentError, RoutingDocumentError } from './errors.js';
 export {
   ALERT_EVENT_KINDS,
   type AlertEventFacts,
@@ -48,7 +49,6 @@ export {
   DEFAULT_ROUTE,
   DEFAULT_ROUTING,
   documentRouter,
-  formatPath,
   LEGACY_DESTINATIONS,
   parseRouting,
   parseRoutingText,

@@ -1,7 +1,12 @@
 import * as z from '../zod.js';
-import { MutesDocumentError, type RoutingProblem } from './errors.js';
+import {
+  type DocumentProblem,
+  documentProblems,
+  parseDocumentText,
+  sameName,
+} from './documents.js';
+import { MutesDocumentError } from './errors.js';
 import { type HealthAlert, HealthKind } from './model.js';
-import { formatPath } from './routing.js';
 
 /**
  * Maintenance windows (docs/operations.md, "Maintenance windows"): while one matches an alert,
@@ -81,15 +86,8 @@ export type MutesDocument = z.infer<typeof MutesDocument>;
 export const NO_MUTES: MutesDocument = { schema: MUTES_SCHEMA, windows: [] };
 
 /** Every problem of a windows document, each with its path; none when it is valid. */
-export function mutesProblems(value: unknown): RoutingProblem[] {
-  const parsed = z.safeParse(MutesDocument, value);
-  if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => ({
-    path: formatPath(issue.path),
-    segments: issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
-    message: issue.message,
-  }));
-}
+export const mutesProblems = (value: unknown): DocumentProblem[] =>
+  documentProblems(MutesDocument, value);
 
 /**
  * A windows document from its JSON text; throws MutesDocumentError listing every problem.
@@ -97,20 +95,12 @@ export function mutesProblems(value: unknown): RoutingProblem[] {
  * @example
  * const doc = parseMutesText(parameterValue);
  */
-export function parseMutesText(text: string): MutesDocument {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const message = `is not JSON: ${(error as Error).message}`;
-    throw new MutesDocumentError([{ path: '(document)', segments: [], message }], {
-      cause: error,
-    });
-  }
-  const parsed = z.safeParse(MutesDocument, value);
-  if (parsed.success) return parsed.data;
-  throw new MutesDocumentError(mutesProblems(value));
-}
+export const parseMutesText = (text: string): MutesDocument =>
+  parseDocumentText(
+    MutesDocument,
+    text,
+    (problems, cause) => new MutesDocumentError(problems, { cause }),
+  );
 
 /**
  * A window is active from `from` (included) to `to` (excluded): at `to` it has ended, so two
@@ -120,19 +110,16 @@ export function windowActive(window: Pick<MaintenanceWindow, 'from' | 'to'>, now
   return Date.parse(window.from) <= now && now < Date.parse(window.to);
 }
 
-const same = (a: string, b: string | null) =>
-  b !== null && a.trim().toLowerCase() === b.trim().toLowerCase();
-
 /** The alert's fields a window reads. */
 export type MutedAlert = Pick<HealthAlert, 'gsm' | 'site' | 'siteName' | 'machineId' | 'kind'>;
 
 export function windowMatches(match: WindowMatch, alert: MutedAlert): boolean {
   return (
-    (match.gsm === undefined || same(match.gsm, alert.gsm)) &&
+    (match.gsm === undefined || sameName(match.gsm, alert.gsm)) &&
     (match.site === undefined ||
-      same(match.site, alert.site) ||
-      same(match.site, alert.siteName)) &&
-    (match.machineId === undefined || same(match.machineId, alert.machineId)) &&
+      sameName(match.site, alert.site) ||
+      sameName(match.site, alert.siteName)) &&
+    (match.machineId === undefined || sameName(match.machineId, alert.machineId)) &&
     (match.kind === undefined || match.kind === alert.kind)
   );
 }

@@ -1,5 +1,11 @@
 import * as z from '../zod.js';
-import { RoutingDocumentError, type RoutingProblem } from './errors.js';
+import {
+  type DocumentProblem,
+  documentProblems,
+  parseDocumentText,
+  sameName,
+} from './documents.js';
+import { RoutingDocumentError } from './errors.js';
 import { type HealthAlert, HealthKind, Severity } from './model.js';
 
 /**
@@ -137,34 +143,13 @@ export const DEFAULT_ROUTING: RoutingDocument = {
 };
 
 /**
- * A path as an operator reads it.
- *
- * @example
- * formatPath(['routes', 0, 'match', 'kind', 1]) // 'routes[0].match.kind[1]'
- */
-export function formatPath(path: readonly PropertyKey[]): string {
-  const text = path
-    .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
-    .join('')
-    .replace(/^\./, '');
-  return text || '(document)';
-}
-
-/**
  * Every problem of a routing document, each with its path; none when it is valid.
  *
  * @example
  * routingProblems({ schema: 'skywatch.routing/v1' }) // [{ path: 'default', message: … }]
  */
-export function routingProblems(value: unknown): RoutingProblem[] {
-  const parsed = z.safeParse(RoutingDocument, value);
-  if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => ({
-    path: formatPath(issue.path),
-    segments: issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
-    message: issue.message,
-  }));
-}
+export const routingProblems = (value: unknown): DocumentProblem[] =>
+  documentProblems(RoutingDocument, value);
 
 /**
  * Validates a routing document; throws RoutingDocumentError listing every problem.
@@ -179,29 +164,20 @@ export function parseRouting(value: unknown): RoutingDocument {
 }
 
 /** A routing document from its JSON text (the SSM parameter, a file). */
-export function parseRoutingText(text: string): RoutingDocument {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const message = `is not JSON: ${(error as Error).message}`;
-    throw new RoutingDocumentError([{ path: '(document)', segments: [], message }], {
-      cause: error,
-    });
-  }
-  return parseRouting(value);
-}
-
-const same = (a: string, b: string | null) =>
-  b !== null && a.trim().toLowerCase() === b.trim().toLowerCase();
+export const parseRoutingText = (text: string): RoutingDocument =>
+  parseDocumentText(
+    RoutingDocument,
+    text,
+    (problems, cause) => new RoutingDocumentError(problems, { cause }),
+  );
 
 /** The alert's fields routing reads. */
 export type RoutedAlert = Pick<HealthAlert, 'gsm' | 'site' | 'siteName' | 'kind' | 'severity'>;
 
 function matches(match: RouteMatch, alert: RoutedAlert): boolean {
   return (
-    (match.gsm?.some((g) => same(g, alert.gsm)) ?? true) &&
-    (match.site?.some((s) => same(s, alert.site) || same(s, alert.siteName)) ?? true) &&
+    (match.gsm?.some((g) => sameName(g, alert.gsm)) ?? true) &&
+    (match.site?.some((s) => sameName(s, alert.site) || sameName(s, alert.siteName)) ?? true) &&
     (match.kind?.includes(alert.kind) ?? true) &&
     (match.severity?.includes(alert.severity) ?? true)
   );

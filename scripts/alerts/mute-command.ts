@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
+  type DocumentProblem,
   type MaintenanceWindow,
   MUTES_SCHEMA,
   MutesDocumentError,
   mutesProblems,
-  type RoutingProblem,
 } from '../../lib/alerts/index.js';
 import { ssmClient } from '../../lib/aws/index.js';
 import type { AlertsCommand } from './main.js';
@@ -68,9 +68,10 @@ export function windowFromOptions(v: Options, now: number, env: NodeJS.ProcessEn
     by: v.by ?? env.SKYWATCH_USER ?? userInfo().username,
   };
   // The schema's own paths, without `windows[0].`: `to: must be after from`.
-  const problems: RoutingProblem[] = mutesProblems({ schema: MUTES_SCHEMA, windows: [window] }).map(
-    (p) => ({ ...p, path: p.path.replace(/^windows\[0\]\.?/, '') || '(window)' }),
-  );
+  const problems: DocumentProblem[] = mutesProblems({
+    schema: MUTES_SCHEMA,
+    windows: [window],
+  }).map((p) => ({ ...p, path: p.path.replace(/^windows\[0\]\.?/, '') || '(window)' }));
   if (problems.length === 0 && Date.parse(window.to) <= now)
     problems.push({ path: 'to', segments: ['to'], message: 'has already passed' });
   return { window: window as MaintenanceWindow, problems };
