@@ -23,7 +23,7 @@ const markers = (state: StateStore, now: number) =>
   new ConditionalRecords(state, { result: Outcome, now: () => now });
 
 export type Claim =
-  /** Ours to send: finishSend and releaseSend write over this claim's ETag only. */
+  /** Ours to send: finishSend and releaseSend write over this claim only. */
   | { kind: 'claimed'; claim: RecordClaim }
   /** Sent or rejected before: nothing to do. */
   | { kind: 'done' }

@@ -140,14 +140,14 @@ export async function handleDelivery(
     customers = await deps.client.addCartCustomers(request.vendorOrderCode, toCartRequest(request));
   } catch (error) {
     // If the claim cannot be freed, the takeover window frees it: the caller hears the service.
-    await release(deps.state, key, claimed.etag).catch((e) => deps.warn?.('release failed', e));
+    await release(deps.state, claimed.claim).catch((e) => deps.warn?.('release failed', e));
     return fromUpstream(error);
   }
   const answer = json(200, { vendorOrderCode: request.vendorOrderCode, customers });
   // The service has the customers whatever happens to the record, so the caller hears so.
   try {
     const stored = { statusCode: answer.statusCode, body: answer.body, digest };
-    if (!(await complete(deps.state, key, claimed.etag, stored)))
+    if (!(await complete(deps.state, claimed.claim, stored)))
       deps.warn?.('a later delivery took this one over before its answer was stored', undefined);
   } catch (error) {
     deps.warn?.('the answer could not be stored for replays', error);

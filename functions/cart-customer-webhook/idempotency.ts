@@ -1,5 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ClaimLostError, ConditionalRecords, type StateStore } from '../../lib/aws/index.js';
+import {
+  type Claim,
+  ClaimLostError,
+  ConditionalRecords,
+  type StateStore,
+} from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
 
 /**
@@ -16,8 +21,8 @@ import * as z from '../../lib/zod.js';
  */
 const Answer = z.object({ statusCode: z.number(), body: z.string() });
 
-export type Claim =
-  | { kind: 'claimed'; etag: string }
+export type DeliveryClaim =
+  | { kind: 'claimed'; claim: Claim }
   | { kind: 'replay'; statusCode: number; body: string }
   | { kind: 'in-flight' }
   /** The key was used for another payload. */
@@ -58,13 +63,13 @@ export async function claim(
   key: string,
   digest: string,
   options: ClaimOptions,
-): Promise<Claim> {
-  // The owner is for people reading the record: the ETag is what makes the claim ours.
+): Promise<DeliveryClaim> {
+  // The owner is for people reading the record: the claim's version is what makes it ours.
   const claimant = { owner: randomUUID(), digest, leaseMs: options.takeoverMs };
   const outcome = await answers(state, options.now).claim(key, claimant);
   switch (outcome.kind) {
     case 'claimed':
-      return { kind: 'claimed', etag: outcome.claim.etag };
+      return { kind: 'claimed', claim: outcome.claim };
     case 'done':
       return { kind: 'replay', ...outcome.result };
     case 'held':
@@ -80,13 +85,12 @@ export async function claim(
  */
 export async function complete(
   state: StateStore,
-  key: string,
-  etag: string,
+  claim: Claim,
   answer: { statusCode: number; body: string; digest: string },
 ): Promise<boolean> {
   const { digest, ...result } = answer;
   try {
-    await answers(state).complete({ key, etag, digest }, result);
+    await answers(state).complete({ ...claim, digest }, result);
     return true;
   } catch (error) {
     if (error instanceof ClaimLostError) return false;
@@ -95,9 +99,9 @@ export async function complete(
 }
 
 /** Frees our claim after a failed call, so the caller's retry goes through at once. */
-export async function release(state: StateStore, key: string, etag: string): Promise<void> {
+export async function release(state: StateStore, claim: Claim): Promise<void> {
   try {
-    await answers(state).release({ key, etag });
+    await answers(state).release(claim);
   } catch (error) {
     // Taken over meanwhile: the claim is the taker's to settle.
     if (!(error instanceof ClaimLostError)) throw error;

@@ -1,4 +1,4 @@
-import { ConflictError, type StateStore } from '../../lib/aws/index.js';
+import type { StateStore, Stored } from '../../lib/aws/index.js';
 import {
   type AgentStatus,
   type AgentStatusGroup,
@@ -145,7 +145,7 @@ export async function walkChanges(
 async function moveCursor(
   state: StateStore,
   gsm: string,
-  cursor: { value: { modifiedSince: string }; etag: string } | undefined,
+  cursor: Stored<{ modifiedSince: string }> | undefined,
   walk: WalkState,
   overlapMs: number,
   now: number,
@@ -156,15 +156,7 @@ async function moveCursor(
     ? new Date(instantMs(walk.newest) - overlapMs - walkMs).toISOString()
     : current;
   if (!next || (current && next <= current)) return current;
-  try {
-    await state.put(
-      cursorKey(gsm),
-      { modifiedSince: next },
-      cursor ? { ifMatch: cursor.etag } : { ifNoneMatch: true },
-    );
-  } catch (error) {
-    // An overlapping run moved the cursor first; its position is as good as ours.
-    if (!(error instanceof ConflictError)) throw error;
-  }
+  // Not replaced: an overlapping run moved the cursor first; its position is as good as ours.
+  await state.replace(cursorKey(gsm), { modifiedSince: next }, cursor);
   return next;
 }

@@ -1,4 +1,4 @@
-import { ConflictError, ObjectGoneError, type StateStore } from '../../lib/aws/index.js';
+import type { StateStore, Stored } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
 
 const Count = z.number().check(z.int(), z.minimum(0));
@@ -45,10 +45,7 @@ export interface WalkReport {
   ticks: number;
 }
 
-export interface StoredWalk {
-  value: WalkState;
-  etag: string;
-}
+export type StoredWalk = Stored<WalkState>;
 
 /** A fresh walk's state, before its first page. */
 export function freshWalk(kind: WalkState['kind'], since: string | null, at: number): WalkState {
@@ -79,10 +76,8 @@ export async function saveWalk(
   walkError?: unknown,
 ): Promise<boolean> {
   try {
-    await state.put(key, walk, resumed ? { ifMatch: resumed.etag } : { ifNoneMatch: true });
-    return true;
+    return await state.replace(key, walk, resumed);
   } catch (error) {
-    if (error instanceof ConflictError || error instanceof ObjectGoneError) return false;
     if (walkError === undefined) throw error;
     throw new AggregateError([walkError, error], 'the walk failed and so did saving its position');
   }

@@ -82,7 +82,7 @@ export {
 } from './secret-shapes.js';
 export { type ReadOptions, SecretStore } from './secret-store.js';
 export { SecretTokenSource } from './secret-token-source.js';
-export { StateStore, type WriteCondition } from './state-store.js';
+export { StateStore, type Stored, type WriteCondition } from './state-store.js';
 export {
   type MessageEnvelope,
   type SendOutcome,

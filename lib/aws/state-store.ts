@@ -10,6 +10,12 @@ import { ConflictError, ObjectGoneError, StorageError, s3Refusal } from './error
 
 export type WriteCondition = { ifMatch: string } | { ifNoneMatch: true };
 
+/** A record as read, with the version a write over it is conditional on. */
+export interface Stored<T> {
+  value: T;
+  etag: string;
+}
+
 /**
  * Small JSON state objects (cursors, de-duplication records) under `state/`, written with S3
  * conditional writes so that of two overlapping runs only one can claim or advance anything.
@@ -24,10 +30,7 @@ export class StateStore {
     private readonly prefix = 'state/',
   ) {}
 
-  async get<T>(
-    key: string,
-    schema: z.core.$ZodType<T>,
-  ): Promise<{ value: T; etag: string } | undefined> {
+  async get<T>(key: string, schema: z.core.$ZodType<T>): Promise<Stored<T> | undefined> {
     try {
       const out = await this.s3.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }),
@@ -90,6 +93,24 @@ export class StateStore {
       } catch (error) {
         if (!(error instanceof ConflictError) || attempt >= attempts) throw error;
       }
+    }
+  }
+
+  /**
+   * Writes over the version read (`seen`), or creates the record when none was read: false when
+   * another writer came first (it changed or removed the record, or created one).
+   *
+   * @example
+   * const cursor = await state.get(key, Cursor);
+   * if (!(await state.replace(key, next, cursor))) log('an overlapping run moved it first');
+   */
+  async replace(key: string, value: unknown, seen: Stored<unknown> | undefined): Promise<boolean> {
+    try {
+      await this.put(key, value, seen ? { ifMatch: seen.etag } : { ifNoneMatch: true });
+      return true;
+    } catch (error) {
+      if (error instanceof ConflictError || error instanceof ObjectGoneError) return false;
+      throw error;
     }
   }
 

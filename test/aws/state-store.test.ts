@@ -34,6 +34,21 @@ describe('Class: StateStore', () => {
     expect((await state.get('cursors/a.json', Cursor))?.value.at).toBe('2');
   });
 
+  it('replaces only the version read, and creates only when none was read', async () => {
+    expect(await state.replace('cursors/r.json', { at: '1' }, undefined)).toBe(true);
+    // A second creator that read nothing loses: a record exists now.
+    expect(await state.replace('cursors/r.json', { at: 'x' }, undefined)).toBe(false);
+    const first = await state.get('cursors/r.json', Cursor);
+    expect(await state.replace('cursors/r.json', { at: '2' }, first)).toBe(true);
+    // Its rival read the same version and comes second; a removed record is gone for it too.
+    expect(await state.replace('cursors/r.json', { at: 'y' }, first)).toBe(false);
+    expect((await state.get('cursors/r.json', Cursor))?.value.at).toBe('2');
+    const second = await state.get('cursors/r.json', Cursor);
+    await state.delete('cursors/r.json');
+    expect(await state.replace('cursors/r.json', { at: 'z' }, second)).toBe(false);
+    expect(await state.get('cursors/r.json', Cursor)).toBeUndefined();
+  });
+
   it('raises ObjectGoneError, a StorageError, for a write conditional on a removed record', async () => {
     // Prepare: a record read, then removed by another run.
     const etag = await state.put('cursors/gone.json', { at: '1' });
