@@ -1,5 +1,11 @@
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import { ChatbotMessage, emailText, type HealthAlert, toChatbotMessage } from '../alerts/index.js';
+import {
+  ChatbotMessage,
+  emailText,
+  type HealthAlert,
+  type Routing,
+  toChatbotMessage,
+} from '../alerts/index.js';
 import { StorageError } from './errors.js';
 
 /** The kinds of `skywatch.alert/v1`; health alerts (v2) have their own (lib/alerts). */
@@ -85,10 +91,11 @@ export class AlertPublisher {
   /**
    * Publishes one lifecycle event of a health alert: the message is AWS Chatbot's custom
    * notification (so a Chatbot channel renders it) carrying the alert, e-mail gets it as text
-   * (./alerts/email.ts), and the attributes let
-   * subscriptions filter on kind, severity, gsm, site and action.
+   * (./alerts/email.ts), and the attributes let subscriptions filter on kind, severity, gsm,
+   * site and action, and on `route`, the routing document's route the event took (so an e-mail
+   * list or a Chatbot channel of a customer's own gets that customer's alerts only).
    */
-  async publishHealth(alert: HealthAlert): Promise<string> {
+  async publishHealth(alert: HealthAlert, routing?: Routing): Promise<string> {
     const attribute = (value: string) => ({ DataType: 'String' as const, StringValue: value });
     try {
       const out = await this.sns.send(
@@ -103,6 +110,7 @@ export class AlertPublisher {
             gsm: attribute(alert.gsm),
             site: attribute(alert.site),
             action: attribute(alert.action),
+            ...(routing ? { route: attribute(routing.route) } : {}),
           },
         }),
       );

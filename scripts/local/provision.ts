@@ -138,7 +138,7 @@ async function provisionNotifier(clients: AwsClients, name: string) {
   return { notifierQueueUrl, notifierDlqUrl, notifierSecretArn: secret.ARN ?? '' };
 }
 
-async function queueArn(clients: AwsClients, url: string): Promise<string> {
+export async function queueArn(clients: AwsClients, url: string): Promise<string> {
   const out = await clients.sqs.send(
     new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }),
   );

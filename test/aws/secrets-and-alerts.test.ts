@@ -1,5 +1,8 @@
 import { inspect } from 'node:util';
+import { SubscribeCommand } from '@aws-sdk/client-sns';
+import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HealthAlert } from '../../lib/alerts/index.js';
 import {
   AlertPublisher,
   CredentialsSecretSchema,
@@ -9,7 +12,7 @@ import {
   snsSubject,
   TokenSecretSchema,
 } from '../../lib/aws/index.js';
-import { drainAlerts, type LocalResources } from '../../scripts/local/provision.js';
+import { drainAlerts, type LocalResources, queueArn } from '../../scripts/local/provision.js';
 import { type LocalAws, startLocalAws } from '../support/local-aws.js';
 
 let aws: LocalAws;
@@ -170,6 +173,56 @@ describe('Class: AlertPublisher', () => {
       severity: { Value: 'high' },
       site: { Value: 'SITE-SITE-SITE-SITE-SITE' },
     });
+  });
+
+  it("lets a customer's own subscription filter health alerts on their route", async () => {
+    // A customer's own e-mail list, subscribed with a filter policy on the route's name.
+    const { QueueUrl: own = '' } = await aws.clients.sqs.send(
+      new CreateQueueCommand({ QueueName: 'acme-email' }),
+    );
+    await aws.clients.sns.send(
+      new SubscribeCommand({
+        TopicArn: res.topicArn,
+        Protocol: 'sqs',
+        Endpoint: await queueArn(aws.clients, own),
+        Attributes: { FilterPolicy: JSON.stringify({ route: ['acme'] }) },
+      }),
+    );
+    const publisher = new AlertPublisher(aws.clients.sns, res.topicArn);
+    const alert = (site: string): HealthAlert => ({
+      schema: 'skywatch.alert/v2',
+      id: `infected/${site}`,
+      eventId: `infected/${site}#1`,
+      action: 'trigger',
+      kind: 'infected',
+      severity: 'critical',
+      gsm: 'G',
+      consoleName: 'Console',
+      site,
+      siteName: site,
+      hostName: 'HOST',
+      machineId: site,
+      title: `Infected at ${site}`,
+      summary: 's',
+      occurredAt: '2026-06-15T12:00:00Z',
+      openedAt: '2026-06-15T12:00:00Z',
+      facts: {},
+    });
+    const routed = (route: string) => ({ route, destinations: [], fields: {} });
+    await publisher.publishHealth(alert('ACME'), routed('acme'));
+    await publisher.publishHealth(alert('LAB'), routed('default'));
+    await publisher.publishHealth(alert('OLD'));
+
+    const ownGot = await drainAlerts(aws.clients, own);
+    expect(ownGot.map((m) => m.id)).toEqual(['infected/ACME#1']);
+    expect(ownGot[0]?.attributes).toMatchObject({ route: { Value: 'acme' } });
+    // The topic's unfiltered subscription still gets every alert, routed or not.
+    const all = await drainAlerts(aws.clients, res.alertQueueUrl);
+    expect(all.map((m) => m.id).sort()).toEqual([
+      'infected/ACME#1',
+      'infected/LAB#1',
+      'infected/OLD#1',
+    ]);
   });
 
   it('keeps subjects to one ASCII line of at most 100 characters', () => {

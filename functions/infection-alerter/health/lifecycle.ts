@@ -238,7 +238,7 @@ export async function drainOutbox(
         // A resolve goes where its trigger went (an entry written before routing: the record).
         const planned = entry.routing ?? (isResolve(entry) ? current.routing : undefined);
         routing = await deps.deliveries.enqueue(entry.alert, planned);
-        await deps.alerts.publishHealth(entry.alert);
+        await deps.alerts.publishHealth(entry.alert, routing);
       }
       const joined = how === 'join' ? entry.muted : undefined;
       await moveRecord(state, gsm, entry, joined, isResolve(entry) ? undefined : routing);
