@@ -1,4 +1,4 @@
-import { addDays, Day, dayOf, ValidationError } from '../../lib/index.js';
+import { addDays, Day, dayOf, Month, ValidationError } from '../../lib/index.js';
 import * as z from '../../lib/zod.js';
 
 /**
@@ -9,7 +9,7 @@ import * as z from '../../lib/zod.js';
  */
 const ReportEvent = z.looseObject({
   date: z.optional(Day),
-  month: z.optional(z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/))),
+  month: z.optional(Month),
 });
 
 export interface RunPlan {

@@ -1,4 +1,4 @@
-import { isDay } from '../validation/day.js';
+import { isDay, isMonth } from '../validation/day.js';
 
 /**
  * Where the report builder writes: `pages/` beside the archive, out of the Athena tables'
@@ -33,7 +33,7 @@ export function objectLocation(bucket: string, key: string): { s3Uri: string; co
 }
 
 export function seatCsvKey(gsm: string, month: string): string {
-  const m = checked('month', month, (m) => /^\d{4}-\d{2}$/.test(m));
+  const m = checked('month', month, isMonth);
   return `pages/seats/gsm=${checked('gsm', gsm)}/month=${m}/seats-${m}.csv`;
 }
 

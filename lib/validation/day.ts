@@ -23,6 +23,18 @@ export const Day = z.string({ error: notADay }).check(
   z.refine(isDay, { error: notADay, abort: true }),
 );
 
+/** Whether `text` is a month, `YYYY-MM` with a month 01-12. @example isMonth('2026-13'); // false */
+export function isMonth(text: string): boolean {
+  return /^\d{4}-(0[1-9]|1[0-2])$/.test(text);
+}
+
+const notAMonth = (issue: { input?: unknown }) => `${String(issue.input)} is not a month (YYYY-MM)`;
+
+/** A month at the boundary; the message names what was given. */
+export const Month = z
+  .string({ error: notAMonth })
+  .check(z.refine(isMonth, { error: notAMonth, abort: true }));
+
 /** The UTC day of an instant. @example dayOf(Date.UTC(2026, 5, 14, 23, 59)); // '2026-06-14' */
 export function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);

@@ -10,7 +10,18 @@ export {
   validateModifiedSince,
   type WindowLimits,
 } from './dates.js';
-export { addDays, DAY_MS, Day, dayOf, daysFrom, daysUpTo, isDay, startOfDay } from './day.js';
+export {
+  addDays,
+  DAY_MS,
+  Day,
+  dayOf,
+  daysFrom,
+  daysUpTo,
+  isDay,
+  isMonth,
+  Month,
+  startOfDay,
+} from './day.js';
 export {
   DNSP_REPORT_TYPES,
   type DnspReportType,
