@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { SERVICE_CONCURRENCY_DEFAULT } from '../functions/report-fetcher/archive-env.js';
+import { SERVICE_CONCURRENCY_DEFAULT } from '../functions/shared/env.js';
 import { createAwsClients } from '../lib/aws/index.js';
 import { archiveWalks, downloadWalks, reachWalks, type Setup } from './day-job.js';
 import { demoClient } from './demo-client.js';

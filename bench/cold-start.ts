@@ -15,7 +15,7 @@ import { median } from './medians.js';
 export const ENTRIES = {
   'token-refresher': 'functions/token-refresher/handler.ts',
   'report-fetcher': 'functions/report-fetcher/handler.ts',
-  'report-archive-worker': 'functions/report-fetcher/archive-worker.ts',
+  'report-archive-worker': 'functions/archive-worker/handler.ts',
   'blocked-url-alerter': 'functions/blocked-url-alerter/handler.ts',
   'infection-alerter': 'functions/infection-alerter/handler.ts',
   'cart-customer-webhook': 'functions/cart-customer-webhook/handler.ts',

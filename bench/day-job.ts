@@ -1,10 +1,8 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { archiveGsmReports } from '../functions/report-fetcher/archive-reports.js';
-import type { WalkTask } from '../functions/report-fetcher/day-job.js';
-import { JobStore } from '../functions/report-fetcher/job-store.js';
-import { newJob, planWalks } from '../functions/report-fetcher/plan.js';
+import { JobStore, type WalkTask } from '../functions/report-fetcher/day-job.js';
+import { archiveGsmReports, newJob, planWalks } from '../functions/report-fetcher/open-day.js';
 import { runJob } from '../functions/report-fetcher/run-job.js';
-import { SNAPSHOT_PAGE_SIZE } from '../functions/report-fetcher/walk-task.js';
+import { SNAPSHOT_PAGE_SIZE } from '../functions/report-fetcher/tasks.js';
 import { ReportStore, StateStore } from '../lib/aws/index.js';
 import { AdaptiveLimiter } from '../lib/http/index.js';
 import type { Page, SkywatchClient } from '../lib/index.js';

@@ -1,4 +1,4 @@
-import { fetchSite } from '../functions/report-fetcher/archive-site.js';
+import { fetchSite } from '../functions/report-fetcher/tasks.js';
 import { AdaptiveLimiter } from '../lib/http/index.js';
 import { demoClient } from './demo-client.js';
 import { startConsoleProcess } from './processes.js';

@@ -53,7 +53,7 @@ const LAZY_CHUNKS: Readonly<Record<string, readonly LazyChunk[]>> = {
     { specifier: './echarts-setup.mjs', source: 'lib/reports/echarts-setup.mts' },
   ],
   'functions/report-fetcher/handler.ts': [SHA256_WASM],
-  'functions/report-fetcher/archive-worker.ts': [SHA256_WASM],
+  'functions/archive-worker/handler.ts': [SHA256_WASM],
 };
 
 /**

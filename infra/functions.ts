@@ -26,7 +26,7 @@ import {
 export const FUNCTION_ENTRIES = {
   tokenRefresher: 'functions/token-refresher/handler.ts',
   reportFetcher: 'functions/report-fetcher/handler.ts',
-  archiveWorker: 'functions/report-fetcher/archive-worker.ts',
+  archiveWorker: 'functions/archive-worker/handler.ts',
   blockedUrlAlerter: 'functions/blocked-url-alerter/handler.ts',
   infectionAlerter: 'functions/infection-alerter/handler.ts',
   cartCustomerWebhook: 'functions/cart-customer-webhook/handler.ts',

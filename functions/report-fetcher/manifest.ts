@@ -1,7 +1,9 @@
+import { isDeepStrictEqual } from 'node:util';
 import { manifestKey, type StateStore } from '../../lib/aws/index.js';
 import * as z from '../../lib/zod.js';
-import { ArchivedObjectEntry, type DayJob } from './day-job.js';
-import { sameJson } from './same-json.js';
+import { MetricUnit, type Observability } from '../shared/observability.js';
+import { ArchivedObjectEntry, type DayJob, type SettledDay } from './day-job.js';
+import type { JobEvents } from './run-job.js';
 
 const ManifestObject = z.extend(ArchivedObjectEntry, {
   /** The site a DNSP report or a site's snapshot belongs to. */
@@ -84,20 +86,74 @@ export function buildManifest(job: DayJob): Manifest {
   };
 }
 
-/** Writes a manifest unless the stored one is the same document (re-runs write nothing). */
-export async function writeManifest(manifests: StateStore, manifest: Manifest): Promise<void> {
-  const key = manifestKey(manifest.gsm, manifest.date);
-  const current = await manifests.get(key, z.unknown());
-  if (current && sameJson(current.value, manifest)) return;
-  await manifests.put(key, manifest);
-}
-
 /**
  * The manifest of an ended job, written when absent or changed (lost, or from an older
- * version); re-runs of a finished day write nothing.
+ * version): re-running a finished day writes nothing and leaves every object as it was. The
+ * stored document is compared as JSON values, whatever order its keys were written in.
  */
 export async function settleManifest(manifests: StateStore, job: DayJob): Promise<Manifest> {
   const manifest = buildManifest(job);
-  await writeManifest(manifests, manifest);
+  const key = manifestKey(manifest.gsm, manifest.date);
+  const current = await manifests.get(key, z.unknown());
+  if (!current || !isDeepStrictEqual(current.value, manifest)) await manifests.put(key, manifest);
   return manifest;
+}
+
+/** What a job tells the operator as it runs: pages, throttling, tasks that failed for good. */
+export function jobEvents(obs: Observability): JobEvents {
+  return {
+    onPage: () => obs.metrics.addMetric('PagesArchived', MetricUnit.Count, 1),
+    onThrottle: (limit, reason) => {
+      obs.metrics.addMetric('ConcurrencyCuts', MetricUnit.Count, 1);
+      obs.logger.warn('fewer service calls at once', { limit, reason });
+    },
+    onTaskFailed: (task, reason) => obs.logger.warn('task failed', { task: task.id, reason }),
+    // Throttled answers: a throttled day finishes later rather than failing.
+    onThrottled: (count) => obs.metrics.addMetric('ServiceThrottled', MetricUnit.Count, count),
+  };
+}
+
+/** Long site lists are cut in log lines (the manifest has them all). */
+const first = <T>(xs: T[]) => xs.slice(0, 20);
+
+/**
+ * A day's line and metrics at the end of an invocation: its progress while it runs, its
+ * manifest's counts once it has ended.
+ */
+export function reportDay(obs: Observability, day: SettledDay) {
+  const { job, state } = day;
+  const manifest = day.state === 'ended' ? day.manifest : undefined;
+  const line = {
+    gsm: job.gsm,
+    date: job.date,
+    state,
+    complete: manifest?.complete ?? false,
+    pending: job.tasks.filter((t) => t.status === 'pending').length,
+    tasks: job.tasks.length,
+    invocations: job.stats.invocations,
+    resumptions: job.stats.resumptions,
+    pages: job.stats.pages,
+    throttles: job.stats.throttles,
+    concurrency: job.limiter?.limit,
+  };
+  if (state === 'handed-over') obs.metrics.addMetric('JobsHandedOver', MetricUnit.Count, 1);
+  if (job.limiter) obs.metrics.addMetric('ConcurrencyLimit', MetricUnit.Count, job.limiter.limit);
+  if (manifest) {
+    obs.metrics.addMetric('ObjectsArchived', MetricUnit.Count, manifest.objects.length);
+    obs.metrics.addMetric('SitesMissing', MetricUnit.Count, manifest.sites.missing.length);
+    obs.metrics.addMetric('WalksFailed', MetricUnit.Count, manifest.snapshots.failed.length);
+    obs.logger.info('archived', {
+      ...line,
+      objects: manifest.objects.length,
+      sites: {
+        ...manifest.sites,
+        missing: first(manifest.sites.missing),
+        failed: first(manifest.sites.failed),
+      },
+      snapshots: manifest.snapshots,
+    });
+  } else {
+    obs.logger.info(state === 'running' ? 'another invocation holds the day' : 'day goes on', line);
+  }
+  return line;
 }

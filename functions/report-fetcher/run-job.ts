@@ -1,21 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { ReportStore, StateStore } from '../../lib/aws/index.js';
+import type { Context } from 'aws-lambda';
+import { ReportStore, StateStore, s3Client, sqsClient, WorkQueue } from '../../lib/aws/index.js';
 import { AdaptiveLimiter } from '../../lib/http/index.js';
 import { redact, type SkywatchClient } from '../../lib/index.js';
-import { archiveSite } from './archive-site.js';
+import type { ArchiveEnvValues } from '../shared/env.js';
 import {
+  type ContinueMessage,
   type DayJob,
   type DayTask,
   entryOf,
+  type HeldJob,
+  handOver,
+  JobStore,
   jobEnded,
-  type SiteReportTask,
-  type WalkTask,
+  type SettledDay,
 } from './day-job.js';
-import type { HeldJob, JobStore } from './job-store.js';
 import { type Manifest, settleManifest } from './manifest.js';
-import { taskRetryDelay, transient } from './task-errors.js';
-import { runWalk } from './walk-task.js';
+import { attemptTask, taskRetryDelay, transient } from './tasks.js';
 
 /**
  * Tasks run at once for each service call the limiter allows. A walk asks nothing of the
@@ -33,6 +35,27 @@ export interface JobDeps {
   jobs: JobStore;
   /** Manifests (a StateStore over the bucket root). */
   manifests: StateStore;
+  /** The archive queue a job that must stop is handed over on, when the function has one. */
+  queue?: WorkQueue<ContinueMessage> | undefined;
+}
+
+/**
+ * Where the report fetcher and its archive worker read and write, all in the report bucket:
+ * the archive, the day jobs (under state/) and the manifests written from them.
+ */
+export function archiveDeps(env: ArchiveEnvValues, client: SkywatchClient): JobDeps {
+  const s3 = s3Client();
+  return {
+    client,
+    s3,
+    bucket: env.REPORT_BUCKET,
+    store: new ReportStore(s3, env.REPORT_BUCKET, { gzipLevel: env.ARCHIVE_GZIP_LEVEL }),
+    jobs: new JobStore(new StateStore(s3, env.REPORT_BUCKET)),
+    manifests: new StateStore(s3, env.REPORT_BUCKET, ''),
+    queue: env.ARCHIVE_QUEUE_URL
+      ? new WorkQueue<ContinueMessage>(sqsClient(), env.ARCHIVE_QUEUE_URL)
+      : undefined,
+  };
 }
 
 export interface JobSettings {
@@ -46,7 +69,7 @@ export interface JobSettings {
   pageSize?: number;
   /**
    * First back-off ceiling before a task that failed transiently runs again; doubles per failed
-   * attempt, full jitter (task-errors.ts). @default 250
+   * attempt, full jitter (`taskRetryDelay`). @default 250
    */
   retryBaseMs?: number;
   /** Largest such ceiling. @default 30000 */
@@ -58,6 +81,25 @@ export interface JobSettings {
   /** Epoch ms after which no work may start: the invocation's end less a reserve. */
   pauseAt: number;
   now?: () => number;
+}
+
+/**
+ * A job's settings in this invocation: it pauses a reserve before the invocation's end, the
+ * setting or a quarter of the time left, whichever is less (a short local invocation still
+ * gets most of its time).
+ */
+export function jobSettings(env: ArchiveEnvValues, context: Context, now: number): JobSettings {
+  const max = env.SERVICE_CONCURRENCY;
+  const remaining = context.getRemainingTimeInMillis();
+  const reserve = Math.min(env.PAUSE_RESERVE_SECONDS * 1000, remaining / 4);
+  return {
+    // Start at the most: the limiter cuts at the first sign of throttling or slowing down.
+    concurrency: { initial: max, min: 1, max },
+    gzipLevel: env.ARCHIVE_GZIP_LEVEL,
+    maxTaskAttempts: env.TASK_MAX_ATTEMPTS,
+    saveEveryMs: env.JOB_SAVE_SECONDS * 1000,
+    pauseAt: now + remaining - reserve,
+  };
 }
 
 export interface JobEvents {
@@ -103,31 +145,26 @@ export async function runJob(
     },
   });
   const detach = limiter.attach(deps.client);
-  const day = job.snapshotDate ?? job.date;
-  const walkDeps = {
-    client: deps.client,
-    s3: deps.s3,
-    bucket: deps.bucket,
+  // Set when the job is lost to another owner: everything stops as at a pause.
+  let lost = false;
+  const pausing = () => lost || now() >= settings.pauseAt;
+  const taskDeps = {
+    ...deps,
     gzipLevel: settings.gzipLevel,
     ...(settings.partSize === undefined ? {} : { partSize: settings.partSize }),
     ...(settings.pageSize === undefined ? {} : { pageSize: settings.pageSize }),
     limiter,
     pauseAt: settings.pauseAt,
-    stopping: () => pausing(),
+    stopping: pausing,
     onPage: () => {
       job.stats.pages++;
       events.onPage?.();
     },
   };
-
-  const queue = job.tasks.filter((t) => t.status === 'pending');
   const retry = {
     ...(settings.retryBaseMs === undefined ? {} : { baseMs: settings.retryBaseMs }),
     ...(settings.retryMaxMs === undefined ? {} : { maxMs: settings.retryMaxMs }),
   };
-  // Set when the job is lost to another owner: everything stops as at a pause.
-  let lost = false;
-  const pausing = () => lost || now() >= settings.pauseAt;
   let lastSave = now();
   let saving: Promise<void> | undefined;
   // Throttles are counted by the limiter; the job keeps the run's total across invocations.
@@ -135,74 +172,43 @@ export async function runJob(
   const save = async () => {
     job.limiter = limiter.save();
     job.stats.throttles = throttlesBefore + limiter.stats().throttles;
-    current = await deps.jobs.save({ job: structuredClone(job), etag: current.etag }, now());
+    current = await deps.jobs.save({ job: structuredClone(job), claim: current.claim }, now());
     lastSave = now();
   };
 
-  // The wait before the task runs again, or undefined when it has failed for good.
-  const fail = (task: DayTask, error: unknown): number | undefined => {
-    const reason = redact(error instanceof Error ? error.message : String(error));
-    task.attempts++;
-    task.reason = reason;
-    if (!transient(error) || task.attempts >= settings.maxTaskAttempts) {
+  // One attempt; the wait before the task runs again, or undefined when it need not.
+  const run = async (task: DayTask): Promise<number | undefined> => {
+    if (task.kind === 'walk' && task.checkpoint !== undefined) {
+      task.resumptions++;
+      job.stats.resumptions++;
+    }
+    try {
+      const object = await attemptTask(taskDeps, job, task);
+      if (!object) return undefined;
+      task.status = 'done';
+      task.object = entryOf(object);
+      if (task.kind === 'walk') delete task.checkpoint;
+      delete task.reason;
+      return undefined;
+    } catch (error) {
+      const reason = redact(error instanceof Error ? error.message : String(error));
+      task.attempts++;
+      task.reason = reason;
+      if (transient(error) && task.attempts < settings.maxTaskAttempts)
+        return taskRetryDelay(task.attempts, error, retry);
       task.status = 'failed';
       events.onTaskFailed?.(task, reason);
       return undefined;
     }
-    return taskRetryDelay(task.attempts, error, retry);
-  };
-
-  const runSiteReport = async (task: SiteReportTask) => {
-    try {
-      const object = await limiter.run(() =>
-        archiveSite(
-          deps.client,
-          deps.store,
-          { gsm: job.gsm, site: task.site, day: job.date },
-          {
-            deadline: settings.pauseAt,
-          },
-        ),
-      );
-      task.status = 'done';
-      task.object = entryOf(object);
-      delete task.reason;
-      return undefined;
-    } catch (error) {
-      if (pausing()) return undefined;
-      return fail(task, error);
-    }
-  };
-
-  const runWalkTask = async (task: WalkTask) => {
-    const resumed = task.checkpoint !== undefined;
-    if (resumed) {
-      task.resumptions++;
-      job.stats.resumptions++;
-    }
-    const outcome = await runWalk(walkDeps, job.gsm, day, task).catch((error: unknown) => ({
-      kind: 'failed' as const,
-      error,
-      checkpoint: task.checkpoint,
-    }));
-    if (outcome.kind === 'done') {
-      task.status = 'done';
-      task.object = entryOf(outcome.object);
-      delete task.checkpoint;
-      delete task.reason;
-      return undefined;
-    }
-    if (outcome.checkpoint) task.checkpoint = outcome.checkpoint;
-    if (outcome.kind === 'paused') return undefined;
-    return fail(task, outcome.error);
   };
 
   // Workers take tasks in order; a task that failed transiently goes to the back after a wait.
+  const queue = job.tasks.filter((t) => t.status === 'pending');
   const worker = async () => {
     while (!pausing()) {
       const task = queue.shift();
       if (!task) return;
-      const waitMs = task.kind === 'walk' ? await runWalkTask(task) : await runSiteReport(task);
+      const waitMs = await run(task);
       if (waitMs !== undefined) {
         await sleep(Math.min(waitMs, Math.max(0, settings.pauseAt - now())));
         queue.push(task);
@@ -239,4 +245,23 @@ export async function runJob(
     };
   const manifest = await settleManifest(deps.manifests, job);
   return { held: current, ended, manifest, pending: 0 };
+}
+
+/**
+ * Runs a held day in this invocation and, when it has to stop before every task has ended,
+ * hands it over to a fresh invocation through the archive queue. Without a queue (a local
+ * run) the job stays saved: the next daily run takes it over once it is stale.
+ */
+export async function runDay(
+  deps: JobDeps,
+  held: HeldJob,
+  settings: JobSettings,
+  events: JobEvents,
+): Promise<SettledDay> {
+  const outcome = await runJob(deps, held, settings, events);
+  const { job } = outcome.held;
+  if (outcome.ended) return { state: 'ended', job, manifest: outcome.manifest };
+  if (!deps.queue) return { state: 'paused', job };
+  await handOver(deps.queue, job);
+  return { state: 'handed-over', job };
 }

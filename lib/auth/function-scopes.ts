@@ -43,6 +43,16 @@ export const FUNCTION_OPERATIONS = {
     'siteDnspStatus',
     'siteDnspUsageReport',
   ],
+  // The archive worker runs the report fetcher's day job, from the task it stopped at.
+  'archive-worker': [
+    'gsmUsageReport',
+    'sitesUsageReport',
+    'gsmAgentStatus',
+    'gsmDnspStatus',
+    'siteAgentStatus',
+    'siteDnspStatus',
+    'siteDnspUsageReport',
+  ],
   'blocked-url-alerter': ['sitesUsageReport', 'blockedUrlCounts'],
   'infection-alerter': ['gsmAgentStatus'],
   'cart-customer-webhook': ['addCartCustomers'],

@@ -4,7 +4,7 @@ import type { Context } from 'aws-lambda';
 export const FUNCTIONS = {
   'token-refresher': () => import('../../functions/token-refresher/handler.js'),
   'report-fetcher': () => import('../../functions/report-fetcher/handler.js'),
-  'report-archive-worker': () => import('../../functions/report-fetcher/archive-worker.js'),
+  'report-archive-worker': () => import('../../functions/archive-worker/handler.js'),
   'blocked-url-alerter': () => import('../../functions/blocked-url-alerter/handler.js'),
   'infection-alerter': () => import('../../functions/infection-alerter/handler.js'),
   'alert-notifier': () => import('../../functions/alert-notifier/handler.js'),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArchiveEnv } from '../../functions/report-fetcher/archive-env.js';
-import { readEnv } from '../../functions/shared/env.js';
+import { ArchiveEnv, readEnv } from '../../functions/shared/env.js';
 import { ConfigError, DEFAULT_GZIP_LEVEL } from '../../lib/aws/index.js';
 
 describe('Schema: ArchiveEnv', () => {

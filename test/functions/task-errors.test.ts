@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { taskRetryDelay, transient } from '../../functions/report-fetcher/task-errors.js';
+import { taskRetryDelay, transient } from '../../functions/report-fetcher/tasks.js';
 import { StorageError } from '../../lib/aws/index.js';
 import { isRetryableStatus } from '../../lib/http/index.js';
 import {

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { archiveGsmReports } from '../../functions/report-fetcher/archive-reports.js';
-import { storeSite } from '../../functions/report-fetcher/archive-site.js';
-import { planWalks } from '../../functions/report-fetcher/plan.js';
+import { archiveGsmReports, planWalks } from '../../functions/report-fetcher/open-day.js';
+import { storeSite } from '../../functions/report-fetcher/tasks.js';
 import {
   type ArchivedObject,
   alertEventsKey,

@@ -24,7 +24,7 @@ const NAMES: FunctionName[] = [
   'alertNotifier',
 ];
 
-// The `service` dimension of the metrics: the alarms on AuthFailures and ArchiveCompleted use it.
+// The `service` dimension of the metrics, which the alarms on them use (service-alarms.test.ts).
 const SERVICE_NAMES: Record<FunctionName, string> = {
   tokenRefresher: 'token-refresher',
   reportFetcher: 'report-fetcher',

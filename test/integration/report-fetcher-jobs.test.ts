@@ -1,7 +1,7 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobStore } from '../../functions/report-fetcher/job-store.js';
+import { JobStore } from '../../functions/report-fetcher/day-job.js';
 import { StateStore } from '../../lib/aws/index.js';
 import { lambdaContext } from '../../scripts/local/lambda-context.js';
 import { type Product, startProduct } from '../support/product.js';

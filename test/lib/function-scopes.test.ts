@@ -33,6 +33,15 @@ function sources(dir: string): string[] {
  */
 function calledOperations(folder: string): string[] {
   const texts = sources(join(FUNCTIONS, folder));
+  // A function that runs another's code (the archive worker runs the report fetcher's tasks)
+  // calls what that code calls.
+  for (const text of [...texts]) {
+    for (const m of text.matchAll(/from '\.\.\/([\w-]+)\//g)) {
+      const sibling = m[1] ?? '';
+      if (sibling !== 'shared' && sibling !== '..' && sibling !== folder)
+        texts.push(...sources(join(FUNCTIONS, sibling)));
+    }
+  }
   const libFolders = new Set<string>();
   for (const text of texts) {
     for (const m of text.matchAll(/from '\.\.\/\.\.\/lib\/(\w[\w-]*)\//g)) {

@@ -7,10 +7,8 @@ import {
   paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { archiveGsmReports } from '../../../functions/report-fetcher/archive-reports.js';
-import { jobEnded } from '../../../functions/report-fetcher/day-job.js';
-import { type HeldJob, JobStore } from '../../../functions/report-fetcher/job-store.js';
-import { newJob } from '../../../functions/report-fetcher/plan.js';
+import { type HeldJob, JobStore, jobEnded } from '../../../functions/report-fetcher/day-job.js';
+import { archiveGsmReports, newJob } from '../../../functions/report-fetcher/open-day.js';
 import {
   type JobSettings,
   type RunOutcome,

@@ -1,24 +1,20 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from '../../lib/zod.js';
-import { readEnv, ServiceEnv } from '../shared/env.js';
+import { ContinueMessage, JobTakenError, jobEnded, mayTakeOn } from '../report-fetcher/day-job.js';
+import { jobEvents, reportDay, settleManifest } from '../report-fetcher/manifest.js';
+import { archiveDeps, jobSettings, runDay } from '../report-fetcher/run-job.js';
+import { ArchiveEnv, readEnv, ServiceEnv } from '../shared/env.js';
 import { lambda, loggableError, observability } from '../shared/observability.js';
 import { serviceRuntime } from '../shared/runtime.js';
-import { ArchiveEnv } from './archive-env.js';
-import { ContinueMessage, mayTakeOn } from './continue.js';
-import { jobEnded } from './day-job.js';
-import { jobSettings, runAndHandOver } from './invocation.js';
-import { jobEvents, reportDay } from './job-report.js';
-import { JobTakenError } from './job-store.js';
-import { settleManifest } from './manifest.js';
-import { archiveDeps } from './stores.js';
 
 /**
  * report-fetcher's archive worker: goes on with a day's job that an earlier invocation handed
- * over on the archive queue (continue.ts), until it ends or this invocation must stop too, then
- * hands it over again. A message that fails is retried by SQS (partial batch response) and, after
- * the queue's last try, moves to the dead-letter queue; the job stays saved, and the next daily
- * run takes it over once it is stale.
+ * over on the archive queue (`handOver` in report-fetcher/day-job.ts), until it ends or this
+ * invocation must stop too, then hands it over again. Its own Lambda, it runs the report
+ * fetcher's job as the fetcher does (report-fetcher/run-job.ts). A message that fails is retried
+ * by SQS (partial batch response) and, after the queue's last try, moves to the dead-letter
+ * queue; the job stays saved, and the next daily run takes it over once it is stale.
  */
 const env = readEnv(z.extend(ServiceEnv, ArchiveEnv.shape));
 const obs = await observability('report-archive-worker');
@@ -48,8 +44,7 @@ async function continueJob(
     }
     const now = Date.now();
     const held = await deps.jobs.claim(found, record.messageId, now);
-    const outcome = await runAndHandOver(deps, held, jobSettings(env, context, now), events);
-    reportDay(obs, outcome.held.job, outcome.state, outcome.manifest);
+    reportDay(obs, await runDay(deps, held, jobSettings(env, context, now), events));
   } catch (error) {
     if (error instanceof JobTakenError) {
       obs.logger.warn('the job was taken over by another invocation', {
