@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { daysUpTo } from '../lib/index.js';
 import { type DailyReport, renderDailyPage, type SeatReport } from '../lib/reports/index.js';
 import { daysOfMonth } from '../lib/reports/seat-report.js';
+import { alertReportAt } from '../test/support/alert-rows.js';
 import { launchChromium, openFile } from '../test/support/browser.js';
 
 export interface ReportPageBench {
@@ -56,6 +57,7 @@ function report(count: number): { daily: DailyReport; seats: SeatReport } {
     endpointTrend: trend,
     infectionTrend: trend,
     expiryWindowDays: 60,
+    alerts: alertReportAt(sites, day),
   };
   const seats: SeatReport = {
     gsm: daily.gsm,

@@ -3,8 +3,10 @@ import { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { startEmulator } from '../emulator/index.js';
 import { createAwsClients, StateStore } from '../lib/aws/index.js';
 import { addDays, dayOf } from '../lib/index.js';
+import type { BuildOutcome } from '../lib/reports/index.js';
 import { generateSigningSecret, webhookHeaders } from '../lib/webhooks/index.js';
 import { drainQueue } from '../test/support/sqs-event-source.js';
+import { alertSectionLine, backdateAlertHistory } from './local/alert-history-demo.js';
 import { type StoredObject, summariseArchive } from './local/archive-summary.js';
 import { demoCredentials, functionEnv } from './local/function-env.js';
 import { loadHandler } from './local/functions.js';
@@ -225,11 +227,28 @@ async function main(): Promise<void> {
 
     step("report-builder: the day's HTML report, and the seat CSV of the report day's month");
     const reportDay = addDays(dayOf(emulator.now().getTime()), -2);
+    // The page is of the day before yesterday; the alerts above were all today.
+    const backdated = await backdateAlertHistory(
+      aws.s3,
+      res.bucket,
+      gsm.key,
+      reportDay,
+      dayOf(Math.max(Date.now(), emulator.now().getTime())),
+    );
+    console.log(
+      `  alert history of this run moved back to the report day ${reportDay} (${backdated.objects} objects, ${backdated.rows} rows), so its page has alerts to show`,
+    );
     const built = (await run('report-builder', { month: reportDay.slice(0, 7) })) as {
-      reports: (BuiltReport & { sites: number; pageBytes: number })[];
+      reports: (BuiltReport & {
+        sites: number;
+        pageBytes: number;
+        alerts: BuildOutcome['alerts'];
+      })[];
     };
-    for (const r of built.reports)
+    for (const r of built.reports) {
       console.log(`   ${r.pageKey} (${r.sites} sites, ${r.pageBytes} bytes), ${r.seatCsvKey}`);
+      console.log(`   ${alertSectionLine(reportDay, r.alerts)}`);
+    }
 
     step('cart-customer-webhook: one signed delivery, then the same delivery retried');
     const cart = info.carts[0]?.vendorOrderCode ?? '';

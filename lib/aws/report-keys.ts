@@ -101,6 +101,14 @@ export const alertEventsKey = (gsm: string, date: string, writer: string, run: s
     file: `${part('writer', writer)}-${part('run', run)}.ndjson.gz`,
   });
 
+/** The folder of a GSM's alert history of one day, every writer's and run's object. */
+export const alertEventsFolder = (gsm: string, date: string) =>
+  reportFolder({ dataset: 'alert-events', gsm, date });
+
+/** Whether a key below an alert-events folder is an object `writer` wrote. */
+export const isAlertEventsKeyOf = (key: string, writer: string) =>
+  key.slice(key.lastIndexOf('/') + 1).startsWith(`${writer}-`);
+
 /** The manifest of one report-fetcher run for a GSM and date. */
 export function manifestKey(gsm: string, date: string): string {
   return `manifests/report-fetcher/date=${date}/gsm=${part('gsm', gsm)}.json`;

@@ -17,13 +17,17 @@ export class ArchiveReader {
     readonly bucket: string,
   ) {}
 
-  /** Every record of a small object, or undefined when there is no such object. */
-  async records<T = Record<string, unknown>>(key: string): Promise<T[] | undefined> {
+  /**
+   * Every record of a small object, or undefined when there is no such object. A line that is
+   * not JSON (a cut write, a stray byte) comes back as undefined in its place, for the caller's
+   * schema to skip and count (archived-lines.ts), rather than failing the whole object.
+   */
+  async records<T = Record<string, unknown>>(key: string): Promise<(T | undefined)[] | undefined> {
     try {
       const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       const bytes = await out.Body?.transformToByteArray();
       if (!bytes) return [];
-      return parseLines(gunzipSync(bytes).toString('utf8')) as T[];
+      return parseLines(gunzipSync(bytes).toString('utf8')) as (T | undefined)[];
     } catch (error) {
       if (s3Refusal(error) === 'missing') return undefined;
       throw new StorageError(`Cannot read s3://${this.bucket}/${key}`, { cause: error });
@@ -67,5 +71,11 @@ function parseLines(text: string): unknown[] {
   return text
     .split('\n')
     .filter((line) => line.trim())
-    .map((line) => JSON.parse(line));
+    .map((line) => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        return undefined;
+      }
+    });
 }

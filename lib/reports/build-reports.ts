@@ -4,6 +4,7 @@ import { ReportStore } from '../aws/report-store.js';
 import type { SkywatchClient } from '../client/index.js';
 import { SkywatchError } from '../errors/index.js';
 import type { PageLinker } from '../links/page-links.js';
+import { openTotal } from './alert-report.js';
 import { ArchiveReader } from './archive-reader.js';
 import { blockedUrlTotals } from './blocked-urls.js';
 import { collectDailyReport } from './collect-daily.js';
@@ -55,6 +56,8 @@ export interface BuildOutcome {
   linkExpiresAt?: string;
   seatCsvKey?: string;
   blockedUrlFailures: { site: string; reason: string }[];
+  /** What the page's Alerts section counts (lib/reports/alert-report.ts). */
+  alerts: { open: number; opened: number; resolved: number; sitesResolved: number };
 }
 
 /** The report day has no manifest: the archive of that day has not run (or has expired). */
@@ -154,5 +157,11 @@ export async function buildReports(deps: BuildDeps, options: BuildOptions): Prom
     ...(pageLink ? { linkExpiresAt: pageLink.expiresAt } : {}),
     ...(csvKey ? { seatCsvKey: csvKey } : {}),
     blockedUrlFailures: failures,
+    alerts: {
+      open: openTotal(report.alerts),
+      opened: report.alerts.opened,
+      resolved: report.alerts.resolved,
+      sitesResolved: report.alerts.resolveTimes.length,
+    },
   };
 }

@@ -17,6 +17,7 @@ import {
   usableLine,
   usableLines,
 } from './archived-lines.js';
+import { collectAlertReport } from './collect-alerts.js';
 import type { DailyReport, SiteRow, TrendDay } from './daily-report.js';
 
 export interface CollectOptions {
@@ -123,8 +124,8 @@ const count = (a: InfectedSet | undefined, b: InfectedSet | undefined) => {
 
 /**
  * Reads what the daily page shows from the archive: the report day's sites and DNSP reports,
- * the GSM reports of the trend's days, and the status snapshots of its days (streamed; only
- * infected MachineIDs are kept).
+ * the GSM reports of the trend's days, the status snapshots of its days (streamed; only
+ * infected MachineIDs are kept) and the alert history of its days (./collect-alerts.ts).
  *
  * @example
  * const report = await collectDailyReport(new ArchiveReader(s3, bucket), { gsm, day: '2026-06-14' });
@@ -158,6 +159,7 @@ export async function collectDailyReport(
     cleaned: null,
   }));
   const newest = gsmReports.at(-1)?.report ?? gsmReports.findLast((r) => r.report)?.report;
+  const alerts = await collectAlertReport(reader, { gsm, day, days: trendDays, limit });
 
   const snapshotDate = options.snapshotDate ?? null;
   const snapshotDays = snapshotDate ? daysUpTo(snapshotDate, trendDays + 1) : [];
@@ -209,5 +211,6 @@ export async function collectDailyReport(
     endpointTrend,
     infectionTrend,
     expiryWindowDays: options.expiryWindowDays ?? 60,
+    alerts,
   };
 }

@@ -1,6 +1,7 @@
+import { alertSection } from './alert-section.js';
 import { chartSvg, loadCharts } from './charts.js';
 import { type DailyReport, daysUntil, type SiteRow } from './daily-report.js';
-import { escapeHtml, formatCount, table } from './html.js';
+import { escapeHtml, figure, formatCount, table } from './html.js';
 import type { SeatReport } from './seat-report.js';
 import { seatSection } from './seat-section.js';
 
@@ -21,10 +22,6 @@ table{border-collapse:collapse;font-size:13px}caption{text-align:left;font-weigh
 th,td{padding:2px 8px;border-bottom:1px solid #e3e5ea;text-align:right}th,td.t{text-align:left}
 .totals{display:flex;gap:1.5rem;flex-wrap:wrap}.totals div{background:#f3f5f9;padding:.5rem .75rem}
 .totals b{display:block;font-size:1.2rem}.scroll{max-height:32rem;overflow:auto}`;
-
-function figure(id: string, svg: string, caption: string, tableHtml: string): string {
-  return `<div class="pair"><figure id="${id}" role="img" aria-label="${escapeHtml(caption)}">${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>${tableHtml}</div>`;
-}
 
 const largest = (sites: SiteRow[], by: (s: SiteRow) => number) =>
   [...sites].sort((a, b) => by(b) - by(a) || a.name.localeCompare(b.name)).slice(0, CHART_SITES);
@@ -231,6 +228,7 @@ export async function renderDailyPage(r: DailyReport, seats?: SeatReport): Promi
 ${endpointsSection(r)}
 ${endpointTrendSection(r)}
 ${infectionSection(r)}
+${alertSection(r.alerts, CHART_SITES)}
 ${blockedSection(r)}
 ${expirySection(r)}
 ${dnspSection(r)}

@@ -1,4 +1,5 @@
 import { DAY_MS, startOfDay } from '../validation/day.js';
+import type { AlertReport } from './alert-report.js';
 
 /** One site as the daily page shows it. */
 export interface SiteRow {
@@ -49,6 +50,8 @@ export interface DailyReport {
   infectionTrend: TrendDay[];
   /** A licence expiring within this many days of the report day is listed. */
   expiryWindowDays: number;
+  /** The alert history of the trend's days, as of the end of the report day. */
+  alerts: AlertReport;
 }
 
 /**

@@ -45,3 +45,11 @@ export function table(spec: TableSpec): string {
   const body = spec.rows.map((row) => `<tr>${row.map(cell).join('')}`).join('\n');
   return `<table><caption>${escapeHtml(spec.caption)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
+
+/**
+ * A chart beside the table of its numbers: the figure is one image to a screen reader, named
+ * by its caption, and the table is what the reader reads instead.
+ */
+export function figure(id: string, svg: string, caption: string, tableHtml: string): string {
+  return `<div class="pair"><figure id="${id}" role="img" aria-label="${escapeHtml(caption)}">${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>${tableHtml}</div>`;
+}

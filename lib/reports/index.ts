@@ -1,3 +1,4 @@
+export type { AlertReport, OpenAlerts, ResolveTimes } from './alert-report.js';
 export { ArchiveReader } from './archive-reader.js';
 export { type BlockedUrlTotals, blockedUrlTotals } from './blocked-urls.js';
 export {
@@ -7,6 +8,7 @@ export {
   buildReports,
   ReportSourceError,
 } from './build-reports.js';
+export { type CollectAlertsOptions, collectAlertReport } from './collect-alerts.js';
 export { type CollectOptions, collectDailyReport } from './collect-daily.js';
 export { renderDailyPage } from './daily-page.js';
 export type { DailyReport, SiteRow, TrendDay } from './daily-report.js';
