@@ -205,6 +205,7 @@ export class SkywatchStack extends Stack {
     this.serviceAlarms = new ServiceAlarms(this, 'ServiceAlarms', {
       topic: ops.topic,
       archiveHeartbeatHours: s.archiveHeartbeatHours,
+      pageLinks: this.reportLinks !== undefined,
     });
 
     this.archiveQuery = s.athena

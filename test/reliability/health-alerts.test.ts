@@ -7,8 +7,11 @@ import {
   startDestinations,
 } from '../support/notifier-receivers.js';
 import { startProduct } from '../support/product.js';
+import type { Received } from '../support/receivers.js';
 import { prng } from './support/archive.js';
 import { captureOutput } from './support/capture.js';
+import { judgeHistory } from './support/history-check.js';
+import { readHistory, type StoredRow } from './support/history-objects.js';
 import {
   type Destination,
   faithful,
@@ -33,7 +36,8 @@ vi.mock('../../lib/http/clock.js', () => virtualTime);
  * its visibility ends: the back-off the notifier set, or the queue's own timeout as deployed.
  * Each endpoint turns one way once, and most turn back; judged at every receiver as its user
  * sees it, every alert must show its true history: trigger first, alternating, ending in the
- * endpoint's state, nothing lost and nothing twice.
+ * endpoint's state, nothing lost and nothing twice. The alert history the two functions wrote
+ * must say the same: what each receiver got, each transition recorded once.
  */
 const FAULTS: FaultRule[] = [
   { kind: 'status', status: 500, probability: 0.025 },
@@ -68,9 +72,13 @@ interface Outcome {
   redriven: number;
   redelivered: number;
   deadLettersLeft: number;
+  /** Every request each receiver got, and the alert history as the bucket holds it after. */
+  requests: Record<Destination, Received[]>;
+  history: { objects: number; rows: StoredRow[] };
 }
 
 let outcome: Outcome;
+let history: ReturnType<typeof judgeHistory>;
 
 async function scenario(): Promise<Outcome> {
   vi.resetModules();
@@ -206,6 +214,10 @@ async function scenario(): Promise<Outcome> {
       redriven,
       redelivered,
       deadLettersLeft: (await to.deadLetters()).length,
+      requests: Object.fromEntries(
+        DESTINATIONS.map((d) => [d, to[d].requests]),
+      ) as Outcome['requests'],
+      history: await readHistory(product.aws.clients.s3, product.res.bucket),
     };
   } finally {
     await to.close();
@@ -221,7 +233,7 @@ function count(faults: Record<string, number>, name: string, status: number): nu
 beforeAll(async () => {
   const output: string[] = [];
   outcome = await captureOutput(scenario, output);
-  const { expected, shown, bootstrap: _b, ...figures } = outcome;
+  const { expected, shown, bootstrap: _b, requests, history: stored, ...figures } = outcome;
   const sum = (f: (t: Timeline) => number) =>
     DESTINATIONS.reduce((n, d) => n + [...shown[d].values()].reduce((m, t) => m + f(t), 0), 0);
   console.info(
@@ -234,6 +246,14 @@ beforeAll(async () => {
       duplicates: sum((t) => t.duplicates),
       ...figures,
       skippedWaitMs: skippedMs(),
+    })}`,
+  );
+  history = judgeHistory(stored.rows, requests);
+  console.info(
+    `reliability figures (alert history): ${JSON.stringify({
+      objects: stored.objects,
+      ...history.figures,
+      problems: history.problems.length,
     })}`,
   );
 }, 900_000);
@@ -274,6 +294,15 @@ describe('Health alerts under faults, 200 ticks', () => {
       const twice = [...outcome.shown[d]].filter(([, t]) => t.duplicates > 0).map(([id]) => id);
       expect({ d, twice }).toEqual({ d, twice: [] });
     }
+  });
+
+  it('records in its history what each receiver got, each transition once', () => {
+    const { figures, problems } = history;
+    // The hangs and the 401 left their marks: failures retried, refusals redriven.
+    expect(figures.failedThenDelivered).toBeGreaterThan(0);
+    expect(figures.refusedThenDelivered).toBeGreaterThan(0);
+    // The receivers are the truth (support/history-check.ts says what is judged).
+    expect(problems).toEqual([]);
   });
 
   it('delivers nothing but those alerts and the ones the data started with', () => {
