@@ -1,8 +1,10 @@
+import { SkywatchError } from '../../lib/errors/index.js';
+
 /**
  * Thrown at synth time when the Skywatch settings (CDK context or stack props) are invalid.
  * Lists every problem at once so one `cdk synth` shows all that needs fixing.
  */
-export class SkywatchConfigError extends Error {
+export class SkywatchConfigError extends SkywatchError {
   readonly issues: readonly string[];
 
   constructor(issues: readonly string[]) {

@@ -27,6 +27,17 @@ export const OPERATION_SCOPES: Readonly<Record<OperationMethod, string>> = {
   addCartCustomers: SCOPES.shop,
 };
 
+/** The daily archive's operations: its reports, then its status walks and DNSP reports. */
+const DAILY_ARCHIVE = [
+  'gsmUsageReport',
+  'sitesUsageReport',
+  'gsmAgentStatus',
+  'gsmDnspStatus',
+  'siteAgentStatus',
+  'siteDnspStatus',
+  'siteDnspUsageReport',
+] as const satisfies readonly OperationMethod[];
+
 /**
  * The operations each function (a folder of `functions/`) calls. The one table of what a
  * deployment's token must carry; test/lib/function-scopes.test.ts fails when a function calls
@@ -34,25 +45,9 @@ export const OPERATION_SCOPES: Readonly<Record<OperationMethod, string>> = {
  */
 export const FUNCTION_OPERATIONS = {
   'token-refresher': [],
-  'report-fetcher': [
-    'gsmUsageReport',
-    'sitesUsageReport',
-    'gsmAgentStatus',
-    'gsmDnspStatus',
-    'siteAgentStatus',
-    'siteDnspStatus',
-    'siteDnspUsageReport',
-  ],
+  'report-fetcher': DAILY_ARCHIVE,
   // The archive worker runs the report fetcher's day job, from the task it stopped at.
-  'archive-worker': [
-    'gsmUsageReport',
-    'sitesUsageReport',
-    'gsmAgentStatus',
-    'gsmDnspStatus',
-    'siteAgentStatus',
-    'siteDnspStatus',
-    'siteDnspUsageReport',
-  ],
+  'archive-worker': DAILY_ARCHIVE,
   'blocked-url-alerter': ['sitesUsageReport', 'blockedUrlCounts'],
   'infection-alerter': ['gsmAgentStatus'],
   'cart-customer-webhook': ['addCartCustomers'],
