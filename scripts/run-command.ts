@@ -1,5 +1,10 @@
 import { redact } from '../lib/index.js';
 
+/** A command line a command cannot run: its message is the usage problem, shown as it is. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
 /** What a command's work writes to; tests give their own and read it back. */
 export interface CommandIo {
   stdout: (text: string) => void;

@@ -12,6 +12,7 @@ import {
   Severity,
 } from '../../lib/alerts/index.js';
 import * as z from '../../lib/zod.js';
+import { UsageError } from '../run-command.js';
 import type { AlertsCommand } from './main.js';
 import { routingFromFile } from './routing-source.js';
 
@@ -24,10 +25,6 @@ export const ROUTE_USAGE = `Usage of route: npm run alerts -- route <document.js
   --gsm KEYCODE       the GSM of a kind/site alert (default: none, so no gsm match)`;
 
 /** A mistake in the command line: the usage applies (exit 2). */
-class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 /** What routing reads of an alert; the rest of an alert's JSON is accepted and not needed. */
 const AlertFile = z.looseObject({
   kind: HealthKind,

@@ -10,6 +10,7 @@ import {
 import { LEGACY_DESTINATIONS, RoutingDocumentError } from '../../lib/alerts/index.js';
 import { SecretError, SecretStore, secretsClient } from '../../lib/aws/index.js';
 import { redact } from '../../lib/index.js';
+import { UsageError } from '../run-command.js';
 import type { AlertsCommand } from './main.js';
 import { routingFromParameter } from './routing-source.js';
 
@@ -36,10 +37,6 @@ const POST_OPTIONS: PostOptions = {
 };
 
 /** A mistake in the command line: the usage applies (exit 2). */
-class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 function options(argv: readonly string[], env: NodeJS.ProcessEnv) {
   let values: {
     destination?: string;

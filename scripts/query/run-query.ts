@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { s3Client } from '../../lib/aws/index.js';
 import { isDay } from '../../lib/index.js';
 import { LOCAL_ARCHIVE, mirrorArchive } from '../local/archive-mirror.js';
+import { UsageError } from '../run-command.js';
 import { openArchive } from './archive-database.js';
 import { type OutputFormat, renderResult } from './formats.js';
 
@@ -28,10 +29,6 @@ export interface QueryOutput {
 }
 
 /** A mistake in the command line: the usage applies (exit 2). */
-class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 const parse = (argv: readonly string[]) =>
   parseArgs({
     args: [...argv],
