@@ -16,9 +16,10 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     hookTimeout: 60_000,
+    // One temporary folder for the run, removed at its end (every process gets it as TMPDIR);
     // moto's server for the AWS suites, installed into .venv-moto/ when no python has it, and
     // started once per worker slot for the whole run; each worker's suites are pointed at theirs.
-    globalSetup: ['test/support/moto-setup.ts'],
+    globalSetup: ['test/support/run-temp-dir.ts', 'test/support/moto-setup.ts'],
     setupFiles: ['test/support/shared-moto.ts'],
     reporters,
     // Long files first, also on a fresh clone without vitest's timing cache.
