@@ -28,6 +28,7 @@ export {
   HEALTH_KINDS,
   HealthAlert,
   HealthKind,
+  KIND_TEXT,
   Severity,
   SITE_KINDS,
 } from './model.js';

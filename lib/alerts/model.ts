@@ -17,6 +17,24 @@ export const HEALTH_KINDS = [
 export const HealthKind = z.enum(HEALTH_KINDS);
 export type HealthKind = z.infer<typeof HealthKind>;
 
+/**
+ * What a person reads of each kind: the title an alert and the daily page show, and how an
+ * alert's resolve says it cleared.
+ */
+export const KIND_TEXT: Readonly<Record<HealthKind, { title: string; cleared: string }>> = {
+  infected: { title: 'Infected', cleared: 'no longer reports a threat' },
+  'protection-off': { title: 'Protection off', cleared: 'has its protection on again' },
+  offline: { title: 'Not seen', cleared: 'was seen again' },
+  'licence-expiring': { title: 'Licence expiring', cleared: 'licence is no longer expiring' },
+  'licence-expired': { title: 'Licence expired', cleared: 'licence is valid again' },
+  uninstalled: { title: 'Agent uninstalled', cleared: 'has the agent installed again' },
+  'other-antivirus': {
+    title: 'Another antivirus active',
+    cleared: 'no longer runs another antivirus',
+  },
+  'attention-required': { title: 'Attention required', cleared: 'no longer needs attention' },
+};
+
 /** Kinds about a whole site (the licence is the site keycode's); the others are per endpoint. */
 export const SITE_KINDS: readonly HealthKind[] = ['licence-expiring', 'licence-expired'];
 

@@ -1,3 +1,4 @@
+import { KIND_TEXT } from '../alerts/model.js';
 import { daysFrom } from '../validation/day.js';
 import { type AlertReport, openTotal } from './alert-report.js';
 import { chartSvg } from './charts.js';
@@ -15,7 +16,7 @@ export const OPEN_ROWS = 100;
 function openTable(a: AlertReport): string {
   if (a.open.length === 0) return `<p>No alert is open at the end of ${escapeHtml(a.day)}.</p>`;
   const shown = a.open.slice(0, OPEN_ROWS);
-  const rows = shown.map((o) => [o.siteName, o.kind, o.alerts]);
+  const rows = shown.map((o) => [o.siteName, KIND_TEXT[o.kind].title, o.alerts]);
   const caption = `Alerts open at the end of ${a.day}, by site and kind`;
   const more = a.open.length - shown.length;
   const rest =

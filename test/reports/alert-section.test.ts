@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HealthKind, KIND_TEXT } from '../../lib/alerts/index.js';
 import { AlertHistory, ReportStore } from '../../lib/aws/index.js';
 import { type BuildOutcome, buildReports } from '../../lib/reports/index.js';
 import { mirrorArchive } from '../../scripts/local/archive-mirror.js';
@@ -177,10 +178,10 @@ describe('Page: the Alerts section of the daily report in headless Chromium', ()
     const rows = await tableRows('#alerts > .scroll');
     expect(rows.sort()).toEqual(
       [
-        [HOSTILE, 'offline', '1'],
-        [name(0), 'infected', '1'],
-        [name(0), 'offline', '1'],
-        [name(1), 'protection-off', '1'],
+        [HOSTILE, 'Not seen', '1'],
+        [name(0), 'Infected', '1'],
+        [name(0), 'Not seen', '1'],
+        [name(1), 'Protection off', '1'],
       ].sort(),
     );
     expect(opened.dialogs).toEqual([]);
@@ -205,7 +206,7 @@ describe('Page: the Alerts section of the daily report in headless Chromium', ()
     const open = await db.query(openNow);
     const byKind = new Map<string, number>();
     for (const r of open) {
-      const key = `${r.site}/${r.kind}`;
+      const key = `${r.site}/${KIND_TEXT[r.kind as HealthKind].title}`;
       byKind.set(key, (byKind.get(key) ?? 0) + 1);
     }
     const shownOpen = await tableRows('#alerts > .scroll');

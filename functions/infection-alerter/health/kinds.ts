@@ -1,5 +1,5 @@
 import type { HealthAlert, HealthKind } from '../../../lib/alerts/index.js';
-import { alertId } from '../../../lib/alerts/index.js';
+import { alertId, KIND_TEXT } from '../../../lib/alerts/index.js';
 import { DAY_MS, utcInstant } from '../../../lib/index.js';
 import { readInfection } from '../infection-state.js';
 import type { KindRule } from './rules.js';
@@ -49,20 +49,6 @@ const instant = (v: unknown) => {
   } catch {
     return undefined;
   }
-};
-
-const TEXT: Record<HealthKind, { title: string; cleared: string }> = {
-  infected: { title: 'Infected', cleared: 'no longer reports a threat' },
-  'protection-off': { title: 'Protection off', cleared: 'has its protection on again' },
-  offline: { title: 'Not seen', cleared: 'was seen again' },
-  'licence-expiring': { title: 'Licence expiring', cleared: 'licence is no longer expiring' },
-  'licence-expired': { title: 'Licence expired', cleared: 'licence is valid again' },
-  uninstalled: { title: 'Agent uninstalled', cleared: 'has the agent installed again' },
-  'other-antivirus': {
-    title: 'Another antivirus active',
-    cleared: 'no longer runs another antivirus',
-  },
-  'attention-required': { title: 'Attention required', cleared: 'no longer needs attention' },
 };
 
 /**
@@ -124,7 +110,7 @@ export function evaluateEndpoint(
       skipped.push(kind);
       return;
     }
-    const text = TEXT[kind];
+    const text = KIND_TEXT[kind];
     observations.push({
       kind,
       active,
@@ -222,12 +208,12 @@ export function evaluateSite(
     active,
     alert: {
       ...whoAndWhere(ctx, kind, site, { machineId: null, hostName: null }),
-      title: `${TEXT[kind].title}: site ${where}`,
+      title: `${KIND_TEXT[kind].title}: site ${where}`,
       summary: active
         ? kind === 'licence-expired'
           ? `The licence of site ${where} (${site}) expired on ${licence.expirationDate ?? 'an unknown date'}.`
           : `The licence of site ${where} (${site}) expires in ${licence.daysRemaining} day(s), on ${licence.expirationDate ?? 'an unknown date'}.`
-        : `Site ${where} (${site}): ${TEXT[kind].cleared}.`,
+        : `Site ${where} (${site}): ${KIND_TEXT[kind].cleared}.`,
       occurredAt: new Date(ctx.now).toISOString(),
       facts,
     },
