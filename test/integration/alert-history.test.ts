@@ -3,7 +3,7 @@ import { SubjectRecord, subjectKey } from '../../functions/infection-alerter/hea
 import { AlerterHistory } from '../../functions/infection-alerter/history.js';
 import { HealthAlert } from '../../lib/alerts/index.js';
 import { AlertHistory, ReportStore, StateStore, StorageError } from '../../lib/aws/index.js';
-import { historyRows } from '../support/alert-history.js';
+import { readHistory } from '../support/alert-history.js';
 import { type Destinations, startDestinations } from '../support/notifier-receivers.js';
 import { type Product, startProduct } from '../support/product.js';
 
@@ -19,7 +19,7 @@ const seen = new Set<string>();
 
 /** Rows of the objects written since the last call (one object per run: keys never repeat). */
 async function newRows() {
-  const rows = await historyRows(product.aws.clients.s3, product.res.bucket);
+  const { rows } = await readHistory(product.aws.clients.s3, product.res.bucket);
   const fresh = rows.filter((r) => !seen.has(r.key));
   for (const r of fresh) seen.add(r.key);
   return fresh;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EndpointAction, FaultRule } from '../../emulator/index.js';
 import type { FunctionName } from '../../scripts/local/functions.js';
+import { readHistory, type StoredRow } from '../support/alert-history.js';
 import {
   type Destinations,
   offsetClock,
@@ -11,7 +12,6 @@ import type { Received } from '../support/receivers.js';
 import { prng } from './support/archive.js';
 import { captureOutput } from './support/capture.js';
 import { judgeHistory } from './support/history-check.js';
-import { readHistory, type StoredRow } from './support/history-objects.js';
 import {
   type Destination,
   faithful,

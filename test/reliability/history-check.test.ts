@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type DestinationConfig, deliveryTo } from '../../functions/alert-notifier/destinations.js';
 import { type AlertEventKind, alertEventRow, type HealthAlert } from '../../lib/alerts/index.js';
+import type { StoredRow } from '../support/alert-history.js';
 import type { Received } from '../support/receivers.js';
 import { judgeHistory } from './support/history-check.js';
-import type { StoredRow } from './support/history-objects.js';
 import type { Destination } from './support/receiver-timeline.js';
 
 const TRIGGER: HealthAlert = {

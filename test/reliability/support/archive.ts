@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ALERT_HISTORY } from '../../support/alert-history.js';
 import type { Product } from '../../support/product.js';
 
 /**
  * The alert history (lib/alerts/history.ts) is Skywatch's own record of what it sent, with
  * run ids and answer times that differ from run to run: not an archive of the service's data.
  */
-export const ALERT_HISTORY = 'reports/alert-events/';
 
 /**
  * Every object under a prefix as key → SHA-256 of its stored bytes (all pages of the listing),

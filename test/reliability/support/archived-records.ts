@@ -1,8 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { utcInstant } from '../../../lib/index.js';
+import { ALERT_HISTORY } from '../../support/alert-history.js';
 import type { Product } from '../../support/product.js';
-import { ALERT_HISTORY } from './archive.js';
 
 /**
  * Every NDJSON record archived under `prefix`, by object key, in the order written; the alert

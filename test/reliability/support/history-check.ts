@@ -1,6 +1,6 @@
+import type { StoredRow } from '../../support/alert-history.js';
 import type { Received } from '../../support/receivers.js';
 import { deliveredEvent } from './health-deliveries.js';
-import type { StoredRow } from './history-objects.js';
 import type { Destination } from './receiver-timeline.js';
 
 /** Who wrote a row: the alerter records transitions, the notifier a destination's answers. */
