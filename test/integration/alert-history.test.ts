@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SubjectRecord, subjectKey } from '../../functions/infection-alerter/health/records.js';
 import { AlerterHistory } from '../../functions/infection-alerter/history.js';
 import { HealthAlert } from '../../lib/alerts/index.js';
-import { AlertHistory, ReportStore, StateStore, StorageError } from '../../lib/aws/index.js';
+import { AlertHistory, ReportStore, StorageError } from '../../lib/aws/index.js';
 import { readHistory } from '../support/alert-history.js';
 import { type Destinations, startDestinations } from '../support/notifier-receivers.js';
 import { type Product, startProduct } from '../support/product.js';
+import { quietEndpoints } from '../support/quiet-endpoints.js';
 
 /**
  * The alert history as the alerter and the notifier write it against moto: what each run sent
@@ -13,7 +13,6 @@ import { type Product, startProduct } from '../support/product.js';
  */
 let product: Product;
 let to: Destinations;
-let state: StateStore;
 let sites: { key: string; name: string }[];
 const seen = new Set<string>();
 
@@ -34,17 +33,8 @@ async function runAndNotify(ids: string[], action: 'infect' | 'clean') {
 }
 
 /** Endpoints of a site with no open alert. */
-async function quiet(site: number, n: number, skip: string[] = []): Promise<string[]> {
-  const out: string[] = [];
-  for (const id of product.emulator.machineIds(sites[site]?.key ?? '', 40)) {
-    const record = await state.get(subjectKey(product.gsm, id), SubjectRecord);
-    if (skip.includes(id) || Object.values(record?.value.alerts ?? {}).some((a) => a?.open))
-      continue;
-    out.push(id);
-    if (out.length === n) break;
-  }
-  return out;
-}
+const quiet = (site: number, n: number, skip: string[] = []) =>
+  quietEndpoints(product, sites[site]?.key ?? '', { scan: 40, want: n, skip });
 
 beforeAll(async () => {
   product = await startProduct(
@@ -52,7 +42,6 @@ beforeAll(async () => {
     { NOTIFY_BASE_DELAY_MS: '5', NOTIFY_MAX_DELAY_MS: '50', NOTIFY_ATTEMPT_TIMEOUT_MS: '2000' },
   );
   to = await startDestinations(product);
-  state = new StateStore(product.aws.clients.s3, product.res.bucket);
   sites = product.emulator.info().gsms[0]?.sites ?? [];
   await product.run('token-refresher');
   await product.run('infection-alerter');

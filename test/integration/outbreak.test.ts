@@ -1,8 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SubjectRecord, subjectKey } from '../../functions/infection-alerter/health/records.js';
 import type { HealthAlert } from '../../lib/alerts/index.js';
-import { StateStore } from '../../lib/aws/index.js';
 import {
   PagerDutyEvent,
   SlackMessage,
@@ -11,6 +9,7 @@ import {
 } from '../support/destination-formats.js';
 import { type Destinations, startDestinations } from '../support/notifier-receivers.js';
 import { type Product, startProduct } from '../support/product.js';
+import { quietEndpoints } from '../support/quiet-endpoints.js';
 import type { Receiver } from '../support/receivers.js';
 
 /**
@@ -20,7 +19,6 @@ import type { Receiver } from '../support/receivers.js';
  */
 let product: Product;
 let to: Destinations;
-let state: StateStore;
 let sites: { key: string; name: string }[];
 
 const json = (body: string) => JSON.parse(body) as Record<string, unknown>;
@@ -50,19 +48,9 @@ async function received() {
   return got;
 }
 
-/**
- * Endpoints of a site with no open alert: infecting them is their one transition (one with
- * `attention-required` open would also resolve it, the infection naming the problem).
- */
-async function quiet(site: number, n: number): Promise<string[]> {
-  const out: string[] = [];
-  for (const id of product.emulator.machineIds(sites[site]?.key ?? '', 30)) {
-    const record = await state.get(subjectKey(product.gsm, id), SubjectRecord);
-    if (!Object.values(record?.value.alerts ?? {}).some((a) => a?.open)) out.push(id);
-    if (out.length === n) break;
-  }
-  return out;
-}
+/** Endpoints of a site with no open alert: infecting them is their one transition. */
+const quiet = (site: number, n: number) =>
+  quietEndpoints(product, sites[site]?.key ?? '', { scan: 30, want: n });
 
 beforeAll(async () => {
   product = await startProduct(
@@ -70,7 +58,6 @@ beforeAll(async () => {
     { NOTIFY_BASE_DELAY_MS: '5', NOTIFY_MAX_DELAY_MS: '50', NOTIFY_ATTEMPT_TIMEOUT_MS: '2000' },
   );
   to = await startDestinations(product);
-  state = new StateStore(product.aws.clients.s3, product.res.bucket);
   sites = product.emulator.info().gsms[0]?.sites ?? [];
   await product.run('token-refresher');
   // What the data starts with is alerted by the first run; the tests turn other endpoints.

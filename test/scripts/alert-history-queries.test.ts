@@ -3,12 +3,11 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SubjectRecord, subjectKey } from '../../functions/infection-alerter/health/records.js';
-import { StateStore } from '../../lib/aws/index.js';
 import { mirrorArchive } from '../../scripts/local/archive-mirror.js';
 import { type ArchiveDatabase, openArchive } from '../../scripts/query/archive-database.js';
 import { type Destinations, startDestinations } from '../support/notifier-receivers.js';
 import { type Product, startProduct } from '../support/product.js';
+import { quietEndpoints } from '../support/quiet-endpoints.js';
 
 const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
 
@@ -39,17 +38,11 @@ beforeAll(async () => {
     { NOTIFY_BASE_DELAY_MS: '5', NOTIFY_MAX_DELAY_MS: '50', NOTIFY_ATTEMPT_TIMEOUT_MS: '2000' },
   );
   to = await startDestinations(product);
-  const state = new StateStore(product.aws.clients.s3, product.res.bucket);
   site = product.emulator.info().gsms[0]?.sites[4] ?? site;
   await product.run('token-refresher');
   await product.run('infection-alerter');
   await to.notify();
-  const quiet: string[] = [];
-  for (const id of product.emulator.machineIds(site.key, 40)) {
-    const record = await state.get(subjectKey(product.gsm, id), SubjectRecord);
-    if (!Object.values(record?.value.alerts ?? {}).some((a) => a?.open)) quiet.push(id);
-  }
-  [open = '', closed = ''] = quiet;
+  [open = '', closed = ''] = await quietEndpoints(product, site.key, { scan: 40 });
   for (const id of [open, closed]) product.emulator.endpointAction(id, 'infect', 'Ransom|Docs');
   product.emulator.advanceClock(60);
   await product.run('token-refresher');
