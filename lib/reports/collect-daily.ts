@@ -159,7 +159,10 @@ export async function collectDailyReport(
     cleaned: null,
   }));
   const newest = gsmReports.at(-1)?.report ?? gsmReports.findLast((r) => r.report)?.report;
-  const alerts = await collectAlertReport(reader, { gsm, day, days: trendDays, limit });
+  // Read while the snapshots stream: neither waits on the other. Its failure is raised where
+  // it is awaited, not as an unhandled rejection should the snapshots fail first.
+  const alerts = collectAlertReport(reader, { gsm, day, days: trendDays, limit });
+  alerts.catch(() => undefined);
 
   const snapshotDate = options.snapshotDate ?? null;
   const snapshotDays = snapshotDate ? daysUpTo(snapshotDate, trendDays + 1) : [];
@@ -211,6 +214,6 @@ export async function collectDailyReport(
     endpointTrend,
     infectionTrend,
     expiryWindowDays: options.expiryWindowDays ?? 60,
-    alerts,
+    alerts: await alerts,
   };
 }
