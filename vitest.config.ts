@@ -6,10 +6,11 @@ const reporters: NonNullable<ViteUserConfig['test']>['reporters'] = process.env.
   ? ['default', ['json', { outputFile: '.ci/vitest-results.json' }]]
   : ['default'];
 
-// One `vitest run` (the README's `npm test`) runs every suite: the unit suites, the suites that
-// each need a process of their own, and the fault-injection suites of test/reliability, which
-// get longer timeouts. Select with `--project units`, `suites` or `reliability`
-// (`npm run test:suites` runs all but reliability).
+// One `vitest run` (the README's `npm test`) runs every suite: the unit suites, the integration
+// and command suites, one suite that needs a process of its own, and the fault-injection suites
+// of test/reliability, which get longer timeouts. Select with `--project units`, `suites`, `own-process` or `reliability`
+// (`npm run test:suites` runs all but reliability). The fault-injection suites mock modules
+// (the clock) and run in a process each.
 export default defineConfig({
   test: {
     // Integration suites start servers on free ports; two cores keep the pool small.
@@ -37,8 +38,7 @@ export default defineConfig({
           // Suites that leave nothing behind in the process (no handler loaded with its
           // environment, no process-wide setting or hook) share their worker's process instead
           // of each loading the SDK, the emulator, aws-cdk-lib and its CloudFormation validator
-          // again (seconds a file). tracing.test.ts turns tracing on, which hooks every SDK
-          // client made after it: it runs in a process of its own, as the `suites` do.
+          // again (seconds a file).
           include: ['test/{lib,client,emulator,docs,functions,infra,aws,alerts}/**/*.test.ts'],
           exclude: ['test/functions/tracing.test.ts'],
           testTimeout: 20_000,
@@ -52,10 +52,23 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [
             'test/reliability/**',
-            'test/{lib,client,emulator,docs,infra,aws,alerts}/**',
-            'test/functions/!(tracing).test.ts',
+            'test/{lib,client,emulator,docs,infra,aws,alerts,functions}/**',
             'node_modules/**',
           ],
+          testTimeout: 20_000,
+          // The suites that load handlers with an environment of their own, or run the
+          // product's commands, share a worker too: each file gets the project's modules
+          // afresh and its environment taken back at its end (test/support/fresh-modules.ts).
+          isolate: false,
+          setupFiles: ['test/support/shared-moto.ts', 'test/support/fresh-modules.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'own-process',
+          // Turns tracing on, which hooks every SDK client made after it in its process.
+          include: ['test/functions/tracing.test.ts'],
           testTimeout: 20_000,
         },
       },

@@ -19,7 +19,8 @@ import { type LocalAws, startLocalAws } from './local-aws.js';
 /**
  * The whole product for an integration suite: the emulator, moto, the resources the stack
  * would create, and the real handlers loaded with the environment the stack would give them.
- * One per test file (vitest runs files in separate processes, so environments never mix).
+ * One per test file: each file loads the handlers afresh and its environment is taken back at
+ * its end (test/support/fresh-modules.ts), so environments never mix.
  */
 export interface Product {
   emulator: Emulator;
