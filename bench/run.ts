@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
+import { findMotoPython } from '../scripts/local/moto-python.js';
 import { archiveAtScale } from './archive.js';
 import { coldStarts } from './cold-start.js';
 import type { FanOut } from './fan-out.js';
@@ -67,6 +68,12 @@ async function step<T>(name: keyof typeof STEPS, run: () => Promise<T>) {
 
 async function main(): Promise<void> {
   const started = new Date();
+  // Every step's processes start moto's server: they find its interpreter at once.
+  try {
+    process.env.SKYWATCH_MOTO_PYTHON ??= findMotoPython();
+  } catch {
+    // Left to each step that needs moto, which fails naming it.
+  }
   console.log(`Skywatch benchmarks on ${cpus().length} cores, Node ${process.version}`);
   // Archive walks and cold starts run on the Node.js major the stack deploys; the token economy
   // and fan-out count calls and time a pool's waits, which do not depend on it.

@@ -44,21 +44,52 @@ export function motoPythonPlan(env: NodeJS.ProcessEnv = process.env) {
   return { base, venv, venvPython };
 }
 
-export function motoInstalled(python: string): boolean {
-  return spawnSync(python, ['-c', 'import moto.server'], { stdio: 'ignore' }).status === 0;
-}
+/**
+ * Whether a python has moto and what `moto[server]` adds, found without importing them
+ * (importing moto.server takes most of a CPU-second); it prints the interpreter's own path.
+ */
+const MOTO_CHECK = [
+  'import importlib.util as u, sys',
+  "if not all(u.find_spec(m) for m in ('moto', 'flask', 'flask_cors')): sys.exit(1)",
+  'print(sys.executable)',
+].join('\n');
 
 /**
- * The first python that has moto's server: the forced or system one, then the venv's. Throws
- * {@link MotoMissingError} saying how to get it; {@link ensureMotoPython} installs it.
+ * The interpreter behind `python` when it has moto's server, else undefined. Its own path, not
+ * the command's: a version manager's shim (pyenv's `python3` is a shell script) costs half a
+ * CPU-second at every start of moto.
+ */
+export function motoInterpreter(python: string): string | undefined {
+  const run = spawnSync(python, ['-c', MOTO_CHECK], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  if (run.status !== 0) return undefined;
+  return run.stdout.trim() || python;
+}
+
+/** Found once a process, by the python asked first and the venv. */
+const found = new Map<string, string>();
+
+/**
+ * The first python that has moto's server, as its interpreter's path: the forced or system
+ * one, then the venv's. Throws {@link MotoMissingError} saying how to get it;
+ * {@link ensureMotoPython} installs it.
  */
 export function findMotoPython(env: NodeJS.ProcessEnv = process.env): string {
   const { base, venv, venvPython } = motoPythonPlan(env);
-  if (motoInstalled(base)) return base;
-  if (existsSync(venvPython) && motoInstalled(venvPython)) return venvPython;
-  throw new MotoMissingError(
-    `neither ${base} nor the virtualenv ${venv} has it (npm start and npm test set it up).`,
-  );
+  const key = `${base}\n${venv}`;
+  const known = found.get(key);
+  if (known) return known;
+  const interpreter =
+    motoInterpreter(base) ?? (existsSync(venvPython) ? motoInterpreter(venvPython) : undefined);
+  if (interpreter === undefined) {
+    throw new MotoMissingError(
+      `neither ${base} nor the virtualenv ${venv} has it (npm start and npm test set it up).`,
+    );
+  }
+  found.set(key, interpreter);
+  return interpreter;
 }
 
 /**
@@ -88,10 +119,12 @@ export function ensureMotoPython(options: MotoPythonOptions = {}): string {
     `pip could not install '${MOTO_REQUIREMENT}' into ${venv}`,
     ['It needs to reach PyPI (or a mirror set with PIP_INDEX_URL).'],
   );
-  if (!motoInstalled(venvPython)) {
+  // Found as any other run finds it, and remembered for the rest of this process.
+  try {
+    return findMotoPython(env);
+  } catch {
     throw new MotoMissingError(`${venvPython} still cannot import moto.server after installing.`);
   }
-  return venvPython;
 }
 
 function run(command: string, args: string[], failure: string, hints: string[]): void {

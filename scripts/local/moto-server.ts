@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { findMotoPython } from './moto-python.js';
 
-export { ensureMotoPython, MotoMissingError, motoInstalled } from './moto-python.js';
+export { ensureMotoPython, MotoMissingError } from './moto-python.js';
 
 /**
  * Local AWS endpoints (S3, SNS, SQS, Secrets Manager on one port) from moto's server, run by

@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 function fakePython(options: { venv: 'fails' | 'works'; pip: 'fails' | 'works' }): string {
   const venvPython = `#!/bin/sh
 case "$*" in
-  *"import moto.server"*) [ -f "$(dirname "$0")/../moto-installed" ] && exit 0; exit 1 ;;
+  *find_spec*) [ -f "$(dirname "$0")/../moto-installed" ] && echo "$0" && exit 0; exit 1 ;;
   *"pip install"*) ${
     options.pip === 'works'
       ? 'touch "$(dirname "$0")/../moto-installed"; exit 0'
@@ -34,7 +35,7 @@ exit 2
     base,
     `#!/bin/sh
 case "$*" in
-  *"import moto.server"*) exit 1 ;;
+  *find_spec*) exit 1 ;;
   "-m venv "*) ${
     options.venv === 'works'
       ? `mkdir -p "$3/bin" && cat > "$3/bin/python3" <<'PY'\n${venvPython}PY\nchmod 755 "$3/bin/python3"; exit 0`
@@ -68,8 +69,12 @@ describe('motoPythonPlan', () => {
 });
 
 describe('findMotoPython', () => {
-  it("uses this machine's python3, which has moto", () => {
-    expect(findMotoPython({})).toBe('python3');
+  it("uses this machine's python3, which has moto, by its interpreter's own path", () => {
+    const python = findMotoPython({});
+    expect(path.isAbsolute(python)).toBe(true);
+    expect(spawnSync(python, ['-c', 'import moto.server'], { stdio: 'ignore' }).status).toBe(0);
+    // A shim (pyenv's python3 is a shell script) is skipped: the path is the interpreter.
+    expect(readFileSync(python).subarray(0, 2).toString()).not.toBe('#!');
   });
 
   it('names the python and the venv it looked in when neither has moto', () => {

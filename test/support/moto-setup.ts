@@ -30,6 +30,8 @@ async function startBroker(): Promise<SharedMotos> {
   // On a machine without moto it installs it (and says so); if that fails, the run stops here
   // with one message instead of every AWS suite failing.
   const python = ensureMotoPython();
+  // Workers and the commands and benchmarks they start find the same interpreter at once.
+  process.env.SKYWATCH_MOTO_PYTHON = python;
   const motos = new Map<string, Promise<MotoServer>>();
   const broker = createServer((req, res) => {
     const slot = req.url ?? '/';
