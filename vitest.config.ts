@@ -8,9 +8,8 @@ const reporters: NonNullable<ViteUserConfig['test']>['reporters'] = process.env.
 
 // One `vitest run` (the README's `npm test`) runs every suite: the unit suites, the integration
 // and command suites, one suite that needs a process of its own, and the fault-injection suites
-// of test/reliability, which get longer timeouts. Select with `--project units`, `suites`, `own-process` or `reliability`
-// (`npm run test:suites` runs all but reliability). The fault-injection suites mock modules
-// (the clock) and run in a process each.
+// of test/reliability, which get longer timeouts. Select with `--project units`, `suites`,
+// `own-process` or `reliability` (`npm run test:suites` runs all but reliability).
 export default defineConfig({
   test: {
     // Integration suites start servers on free ports; two cores keep the pool small.
@@ -77,6 +76,10 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
+          // As the suites: a worker shared, the project's modules afresh for each file (vitest
+          // drops a file's module mocks, the virtual clock among them, at its end).
+          isolate: false,
+          setupFiles: ['test/support/shared-moto.ts', 'test/support/fresh-modules.ts'],
           // Scheduled runs under faults simulate ten days of every schedule.
           testTimeout: 240_000,
         },
