@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { benchBundlePath, bundleLikeTheStack, DEPLOYED_NODE_FLAGS } from './bundle.js';
+import { bundleFunction } from '../infra/bundling.js';
+import { benchBundlePath, DEPLOYED_NODE_FLAGS } from './bundle.js';
 import { median } from './medians.js';
 
 /**
@@ -64,7 +65,7 @@ async function bundle(
   entry: string,
   outfile: string,
 ): Promise<{ bytes: number; clients: SdkClient[] }> {
-  const metafile = await bundleLikeTheStack(entry, outfile);
+  const metafile = bundleFunction(entry, outfile);
   const output = metafile.outputs[relative(process.cwd(), outfile)];
   const inputs = Object.entries(output?.inputs ?? {}).filter(([, i]) => i.bytesInOutput > 0);
   const clients = (Object.keys(SDK_CLIENTS) as SdkClient[]).filter((c) =>

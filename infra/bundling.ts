@@ -1,14 +1,19 @@
 /**
  * How every function is bundled and started, in a module of its own (no CDK import) so that the
- * benchmarks build and start the very bundles the stack deploys.
+ * benchmarks build and start the very bundles the stack deploys, with the same code.
  */
-import { sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
+
+/** The repository root: entries and chunk sources are resolved from it. */
+export const PROJECT_ROOT = dirname(fileURLToPath(new URL('.', import.meta.url)));
 
 /** esbuild's syntax target: the stack's runtime, Node.js 24 (FUNCTION_RUNTIME). */
 export const FUNCTION_ESBUILD_TARGET = 'node24';
 
 /** ESM bundles still meet CommonJS dependencies that call require(); give them one. */
-export const ESM_REQUIRE_BANNER =
+const ESM_REQUIRE_BANNER =
   "import { createRequire as __skywatchCreateRequire } from 'node:module'; const require = __skywatchCreateRequire(import.meta.url);";
 
 /** NODE_OPTIONS of every function: stack traces in the logs name the TypeScript sources. */
@@ -69,28 +74,48 @@ export function lazyChunksOf(entry: string): readonly LazyChunk[] {
 }
 
 /** The chunk's file name in the function's asset, beside index.mjs. */
-export function chunkFileName(chunk: LazyChunk): string {
+function chunkFileName(chunk: LazyChunk): string {
   return chunk.specifier.slice(2);
 }
 
 /**
- * esbuild's command-line flags for a chunk: built as the function itself is (ESM, minified, for
- * the runtime's Node, with a source map without sources). bench/bundle.ts passes the same
- * options to esbuild's API, and test/infra/bundles.test.ts checks that both agree.
+ * Bundles a function's entry into `outfile`, its lazy chunks beside it: one minified ESM file for
+ * the runtime's Node, with the createRequire banner and a source map without sources. The stack
+ * (infra/constructs/skywatch-function.ts) and the benchmarks both bundle through it, so what the
+ * benchmarks load and measure is what a Lambda runs. esbuild's API rather than the NodejsFunction
+ * construct: that one starts esbuild through `npx --no-install`, a second of npm starting per
+ * function at every synth, and can write a function's chunks only by running esbuild again from a
+ * shell. Synchronous, as CDK's local bundling is; answers the function's own bundle's metafile.
  */
-export function chunkEsbuildArgs(chunk: LazyChunk, inputDir: string, outputDir: string): string[] {
-  return [
-    `"${inputDir}/${chunk.source}"`,
-    '--bundle',
-    '--platform=node',
-    '--format=esm',
-    `--target=${FUNCTION_ESBUILD_TARGET}`,
-    `--outfile="${outputDir}/${chunkFileName(chunk)}"`,
-    '--minify',
-    '--sourcemap',
-    '--sources-content=false',
-    '--main-fields=module,main',
-    `"--banner:js=${ESM_REQUIRE_BANNER}"`,
-    '--log-level=error',
-  ];
+export function bundleFunction(entry: string, outfile: string): Metafile {
+  const chunks = lazyChunksOf(entry);
+  const common: BuildOptions = {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: FUNCTION_ESBUILD_TARGET,
+    minify: true,
+    sourcemap: true,
+    sourcesContent: false,
+    mainFields: ['module', 'main'],
+    banner: { js: ESM_REQUIRE_BANNER },
+    logLevel: 'error',
+    // Module paths inside the bundle are relative to it, wherever the entry is given from.
+    absWorkingDir: PROJECT_ROOT,
+  };
+  const result = buildSync({
+    ...common,
+    entryPoints: [resolve(PROJECT_ROOT, entry)],
+    outfile,
+    external: chunks.map((c) => c.specifier),
+    metafile: true,
+  });
+  for (const chunk of chunks) {
+    buildSync({
+      ...common,
+      entryPoints: [resolve(PROJECT_ROOT, chunk.source)],
+      outfile: join(dirname(outfile), chunkFileName(chunk)),
+    });
+  }
+  return result.metafile;
 }

@@ -1,10 +1,9 @@
-import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { PROJECT_ROOT } from './bundling.js';
 import { NOTIFIER_QUEUE } from './config/notifier-queue.js';
 import { resolveSettings } from './config/resolve-settings.js';
 import type { ResolvedSettings, SkywatchSettings } from './config/settings.js';
@@ -21,9 +20,6 @@ import { SkywatchSecrets } from './constructs/skywatch-secrets.js';
 import { WebhookApi } from './constructs/webhook-api.js';
 import { ARCHIVE_WORKER_TIMEOUT, createFunctions, type FunctionName } from './functions.js';
 import { createReportLinks, type ReportLinks } from './report-links.js';
-
-/** The repository root: entries are resolved from it. */
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface SkywatchStackProps extends StackProps {
   /** Operator settings; validated here, with every problem listed at synth time. */

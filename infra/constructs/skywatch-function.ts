@@ -1,23 +1,23 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { join } from 'node:path';
+import {
+  AssetHashType,
+  DockerImage,
+  Duration,
+  type ILocalBundling,
+  RemovalPolicy,
+  Validations,
+} from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
-import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import {
-  chunkEsbuildArgs,
-  ESM_REQUIRE_BANNER,
-  FUNCTION_ESBUILD_TARGET,
-  FUNCTION_NODE_OPTIONS,
-  lazyChunksOf,
-} from '../bundling.js';
+import { bundleFunction, FUNCTION_NODE_OPTIONS, PROJECT_ROOT } from '../bundling.js';
 import { deadLetterQueue, queueDepthAlarm } from './secure-queue.js';
 
 /** The newest Node.js runtime aws-cdk-lib 2.276 knows; cdk-nag AwsSolutions-L1 checks it. */
@@ -61,7 +61,7 @@ export interface SkywatchFunctionProps {
  * invoked asynchronously, a dead-letter queue for failed events with an alarm on its depth.
  */
 export class SkywatchFunction extends Construct {
-  readonly function: nodejs.NodejsFunction;
+  readonly function: lambda.Function;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
   /** Failed asynchronous invocations land here. */
@@ -90,9 +90,9 @@ export class SkywatchFunction extends Construct {
       );
     }
 
-    this.function = new nodejs.NodejsFunction(this, 'Function', {
-      entry: props.entry,
-      handler: 'handler',
+    this.function = new lambda.Function(this, 'Function', {
+      code: bundledCode(props.entry),
+      handler: 'index.handler',
       description: props.description,
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
@@ -116,20 +116,6 @@ export class SkywatchFunction extends Construct {
       onFailure: this.deadLetterQueue
         ? new destinations.SqsDestination(this.deadLetterQueue)
         : undefined,
-      bundling: {
-        format: nodejs.OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        target: FUNCTION_ESBUILD_TARGET,
-        // Bundled, not taken from the runtime: the deployed SDK is the one the tests ran
-        // with.
-        bundleAwsSDK: true,
-        forceDockerBundling: false,
-        ...lazyChunkBundling(props.entry),
-      },
     });
 
     Validations.of(this.function).acknowledge({
@@ -224,27 +210,32 @@ function validate(props: SkywatchFunctionProps): void {
 }
 
 /**
- * The project's own esbuild, the one the stack bundles functions with, by path: through
- * `npx --no-install` each chunk's build paid for npm starting (a second a chunk, every synth).
+ * The function's code asset: its entry bundled on this machine (infra/bundling.ts), the AWS SDK
+ * inside rather than taken from the runtime, so the deployed SDK is the one the tests ran with.
+ * Hashed by the bundle, as NodejsFunction hashes; a synth that skips bundling (the template
+ * tests) hashes nothing.
  */
-const ESBUILD = createRequire(import.meta.url).resolve('esbuild/bin/esbuild');
+function bundledCode(entry: string): lambda.Code {
+  return lambda.Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never pulled: bundling is local, and a failure to bundle stops the synth.
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs24.x'),
+      local: new LocalBundling(entry),
+    },
+  });
+}
 
 /**
- * A function's lazy chunks (infra/bundling.ts): each `import()` of one stays as written in
- * index.mjs, and a second esbuild run writes the chunk beside it, after the function's own.
+ * Bundles one entry into the asset's directory. A class with the entry as its one field: CDK
+ * stages assets of the same source and bundling options once, and tells them apart by those
+ * options as JSON, which keeps the entry and drops a function.
  */
-function lazyChunkBundling(
-  entry: string,
-): Pick<nodejs.BundlingOptions, 'esbuildArgs' | 'commandHooks'> {
-  const chunks = lazyChunksOf(entry);
-  if (chunks.length === 0) return {};
-  return {
-    esbuildArgs: Object.fromEntries(chunks.map((c) => [`--external:${c.specifier}`, true])),
-    commandHooks: {
-      beforeBundling: () => [],
-      beforeInstall: () => [],
-      afterBundling: (inputDir, outputDir) =>
-        chunks.map((c) => [`"${ESBUILD}"`, ...chunkEsbuildArgs(c, inputDir, outputDir)].join(' ')),
-    },
-  };
+class LocalBundling implements ILocalBundling {
+  constructor(readonly entry: string) {}
+
+  tryBundle(outputDir: string): boolean {
+    bundleFunction(this.entry, join(outputDir, 'index.mjs'));
+    return true;
+  }
 }

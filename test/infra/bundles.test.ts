@@ -6,8 +6,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleLikeTheStack } from '../../bench/bundle.js';
-import { FUNCTION_ESBUILD_TARGET } from '../../infra/bundling.js';
+import { bundleFunction, FUNCTION_ESBUILD_TARGET } from '../../infra/bundling.js';
 import { FUNCTION_RUNTIME } from '../../infra/constructs/skywatch-function.js';
 import type { FunctionName } from '../../infra/functions.js';
 import { createApp } from '../../infra/skywatch-app.js';
@@ -163,11 +162,11 @@ describe('Bundles (real esbuild, no Docker)', () => {
 
   // The cold-start and archive benchmarks measure bundles they build themselves; they count
   // only if those are the bundles the stack deploys.
-  it('gives the benchmarks the bundle the stack deploys, byte for byte', async () => {
+  it('gives the benchmarks the bundle the stack deploys, byte for byte', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'skywatch-bench-bundle-'));
     try {
       const outfile = path.join(dir, 'index.mjs');
-      await bundleLikeTheStack(path.resolve('functions/token-refresher/handler.ts'), outfile);
+      bundleFunction(path.resolve('functions/token-refresher/handler.ts'), outfile);
       // Compared by digest: a diff of two minified bundles is unreadable.
       const digest = (file: string) =>
         createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -177,10 +176,10 @@ describe('Bundles (real esbuild, no Docker)', () => {
     }
   });
 
-  it('gives the benchmarks the report builder and its ECharts chunk the stack deploys', async () => {
+  it('gives the benchmarks the report builder and its ECharts chunk the stack deploys', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'skywatch-bench-bundle-'));
     try {
-      await bundleLikeTheStack(
+      bundleFunction(
         path.resolve('functions/report-builder/handler.ts'),
         path.join(dir, 'index.mjs'),
       );
