@@ -39,10 +39,10 @@ beforeAll(async () => {
       BENCH_SMALL_WALKS: '1',
       BENCH_WALKS: '1',
       BENCH_COLD_RUNS: '1',
-      BENCH_LATENCY_ENDPOINTS: '4000',
-      BENCH_LATENCY_SITES: '8',
-      BENCH_PAGE_CHANGES: '6',
-      BENCH_TOKEN_HOURS: '7',
+      BENCH_LATENCY_ENDPOINTS: '1000',
+      BENCH_LATENCY_SITES: '4',
+      BENCH_PAGE_CHANGES: '4',
+      BENCH_TOKEN_HOURS: '3',
       BENCH_LATENCY_SCALE: '0.25',
       // The deployed Node major is a 50 MB download; the run's shape does not depend on it.
       BENCH_NODE: 'current',
@@ -107,8 +107,8 @@ describe('Command: npm run bench (toy sizes)', () => {
   });
 
   it('counts one password grant and a token call per access-token lifetime in a morning', () => {
-    expect(result.tokens.simulatedHours).toBe(7);
-    expect(result.tokens.target).toBe((7 * 3600) / 300 + 1);
+    expect(result.tokens.simulatedHours).toBe(3);
+    expect(result.tokens.target).toBe((3 * 3600) / 300 + 1);
     expect(result.tokens.passwordGrants).toBe(1);
     expect(result.tokens.tokenCalls).toBeLessThanOrEqual(result.tokens.target);
     expect(result.tokens.reauthenticateEveryRun).toBeGreaterThan(result.tokens.tokenCalls);
@@ -116,11 +116,11 @@ describe('Command: npm run bench (toy sizes)', () => {
 
   it('pages every state change through the alerter, the FIFO queue and the notifier', () => {
     expect(result.timeToPage.missed).toBe(0);
-    expect(result.timeToPage.changes).toBe(6);
+    expect(result.timeToPage.changes).toBe(4);
     // The schedule's wait is simulated inside its minute; the processing is measured.
     expect(result.timeToPage.pageP95Ms).toBeGreaterThan(result.timeToPage.processingP95Ms);
     expect(result.timeToPage.pageP95Ms).toBeLessThan(60_000 + result.timeToPage.processingP95Ms);
-    expect(stdout).toMatch(/time to page, 6 changes, 60 s schedule +processing p95 [\d.]+ s/);
+    expect(stdout).toMatch(/time to page, 4 changes, 60 s schedule +processing p95 [\d.]+ s/);
   });
 
   it('fetches every site of the fan-out', () => {
