@@ -72,8 +72,9 @@ export function motoInterpreter(python: string): string | undefined {
 const found = new Map<string, string>();
 
 /**
- * The first python that has moto's server, as its interpreter's path: the forced or system
- * one, then the venv's. Throws {@link MotoMissingError} saying how to get it;
+ * The first python that has moto's server: the forced one (SKYWATCH_MOTO_PYTHON, as given: it may
+ * be a wrapper of the user's) or the system's, then the venv's, the latter two as their
+ * interpreter's own path. Throws {@link MotoMissingError} saying how to get it;
  * {@link ensureMotoPython} installs it.
  */
 export function findMotoPython(env: NodeJS.ProcessEnv = process.env): string {
@@ -81,8 +82,10 @@ export function findMotoPython(env: NodeJS.ProcessEnv = process.env): string {
   const key = `${base}\n${venv}`;
   const known = found.get(key);
   if (known) return known;
-  const interpreter =
-    motoInterpreter(base) ?? (existsSync(venvPython) ? motoInterpreter(venvPython) : undefined);
+  const viaBase = motoInterpreter(base);
+  let interpreter: string | undefined;
+  if (viaBase !== undefined) interpreter = env.SKYWATCH_MOTO_PYTHON ? base : viaBase;
+  else if (existsSync(venvPython)) interpreter = motoInterpreter(venvPython);
   if (interpreter === undefined) {
     throw new MotoMissingError(
       `neither ${base} nor the virtualenv ${venv} has it (npm start and npm test set it up).`,

@@ -77,6 +77,15 @@ describe('findMotoPython', () => {
     expect(readFileSync(python).subarray(0, 2).toString()).not.toBe('#!');
   });
 
+  it("keeps SKYWATCH_MOTO_PYTHON as given, a wrapper of the user's included", () => {
+    const wrapper = path.join(dir, 'my-python');
+    writeFileSync(wrapper, '#!/bin/sh\necho /somewhere/else/python3\n');
+    chmodSync(wrapper, 0o755);
+    expect(findMotoPython({ SKYWATCH_MOTO_PYTHON: wrapper, SKYWATCH_MOTO_VENV: dir })).toBe(
+      wrapper,
+    );
+  });
+
   it('names the python and the venv it looked in when neither has moto', () => {
     const env = { SKYWATCH_MOTO_PYTHON: path.join(dir, 'nowhere'), SKYWATCH_MOTO_VENV: dir };
     expect(() => findMotoPython(env)).toThrow(MotoMissingError);
