@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EndpointAction, FaultRule } from '../../emulator/index.js';
+import { DEFAULT_SETTINGS } from '../../infra/config/settings.js';
 import type { FunctionName } from '../../scripts/local/functions.js';
 import { readHistory, type StoredRow } from '../support/alert-history.js';
 import {
@@ -136,8 +137,11 @@ async function scenario(): Promise<Outcome> {
       }
       return false;
     };
+    // The refresher's schedule as deployed: every few minutes, the alerter every minute.
+    const refreshEvery =
+      DEFAULT_SETTINGS.tokenRefreshMinutes / DEFAULT_SETTINGS.infectionAlertMinutes;
     const step = async (overlap: boolean) => {
-      await run('token-refresher').catch(() => undefined);
+      if (tick % refreshEvery === 0) await run('token-refresher').catch(() => undefined);
       if (overlap) overlapping++;
       const runs = await Promise.all(overlap ? [alerter(), alerter()] : [alerter()]);
       redelivered += (await to.notifyDue()).redelivered;
