@@ -10,6 +10,14 @@ const reporters: NonNullable<ViteUserConfig['test']>['reporters'] = process.env.
 // and command suites, one suite that needs a process of its own, and the fault-injection suites
 // of test/reliability, which get longer timeouts. Select with `--project units`, `suites`,
 // `own-process` or `reliability` (`npm run test:suites` runs all but reliability).
+// The suites that load handlers with an environment of their own, or run the product's
+// commands, share a worker too: each file gets the project's modules afresh and its environment
+// taken back at its end (test/support/fresh-modules.ts).
+const SHARED_WORKER_FRESH_MODULES = {
+  isolate: false,
+  setupFiles: ['test/support/shared-moto.ts', 'test/support/fresh-modules.ts'],
+};
+
 export default defineConfig({
   test: {
     // Integration suites start servers on free ports; two cores keep the pool small.
@@ -55,11 +63,7 @@ export default defineConfig({
             'node_modules/**',
           ],
           testTimeout: 20_000,
-          // The suites that load handlers with an environment of their own, or run the
-          // product's commands, share a worker too: each file gets the project's modules
-          // afresh and its environment taken back at its end (test/support/fresh-modules.ts).
-          isolate: false,
-          setupFiles: ['test/support/shared-moto.ts', 'test/support/fresh-modules.ts'],
+          ...SHARED_WORKER_FRESH_MODULES,
         },
       },
       {
@@ -76,10 +80,9 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
-          // As the suites: a worker shared, the project's modules afresh for each file (vitest
-          // drops a file's module mocks, the virtual clock among them, at its end).
-          isolate: false,
-          setupFiles: ['test/support/shared-moto.ts', 'test/support/fresh-modules.ts'],
+          // As the suites (vitest drops a file's module mocks, the virtual clock among them, at
+          // its end).
+          ...SHARED_WORKER_FRESH_MODULES,
           // Scheduled runs under faults simulate ten days of every schedule.
           testTimeout: 240_000,
         },
