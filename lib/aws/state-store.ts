@@ -24,23 +24,88 @@ export interface Stored<T> {
  * if (await state.create(`alerts/${id}.json`, { at })) await publisher.publish(alert);
  */
 export class StateStore {
+  /**
+   * The bytes of records read through `getListed`, as this process last read or wrote them, by
+   * key: a warm function lists a prefix every run and re-reads only the records that changed.
+   */
+  private readonly copies = new Map<string, { etag: string; text: string }>();
+
   constructor(
     private readonly s3: S3Client,
     private readonly bucket: string,
     private readonly prefix = 'state/',
+    /** Records `getListed` keeps copies of, at most; the least recently used goes first. */
+    private readonly maxCopies = 50_000,
   ) {}
 
-  async get<T>(key: string, schema: z.core.$ZodType<T>): Promise<Stored<T> | undefined> {
+  get<T>(key: string, schema: z.core.$ZodType<T>): Promise<Stored<T> | undefined> {
+    // A record `getListed` keeps a copy of stays current with every read of it.
+    return this.read(key, schema, this.copies.has(key));
+  }
+
+  private async read<T>(
+    key: string,
+    schema: z.core.$ZodType<T>,
+    keepCopy: boolean,
+  ): Promise<Stored<T> | undefined> {
+    let text: string;
+    let etag: string;
     try {
       const out = await this.s3.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }),
       );
-      const text = (await out.Body?.transformToString()) ?? '';
-      return { value: z.parse(schema, JSON.parse(text)), etag: out.ETag ?? '' };
+      text = (await out.Body?.transformToString()) ?? '';
+      etag = out.ETag ?? '';
     } catch (error) {
-      if (s3Refusal(error) === 'missing') return undefined;
+      if (s3Refusal(error) === 'missing') {
+        this.copies.delete(key);
+        return undefined;
+      }
       throw new StorageError(`Cannot read state ${key}`, { cause: error });
     }
+    if (keepCopy) this.keep(key, etag, text);
+    return this.parse(key, text, etag, schema);
+  }
+
+  /**
+   * A record at the ETag a listing (`list`) just gave: from this process's copy when it holds
+   * that version, without a request, else read (and kept). An ETag names the bytes of one
+   * version, so the answer is what a read at listing time gave; as with any read, a write over
+   * it is conditional on that version and fails if the record moved since. Each call parses
+   * afresh, so a caller may change what it gets.
+   *
+   * @example
+   * for await (const { key, etag } of state.list('health/G/subjects/'))
+   *   await judge(await state.getListed(key, etag, SubjectRecord));
+   */
+  async getListed<T>(
+    key: string,
+    listedEtag: string,
+    schema: z.core.$ZodType<T>,
+  ): Promise<Stored<T> | undefined> {
+    const copy = this.copies.get(key);
+    if (copy && listedEtag !== '' && copy.etag === listedEtag) {
+      this.keep(key, copy.etag, copy.text);
+      return this.parse(key, copy.text, copy.etag, schema);
+    }
+    return this.read(key, schema, true);
+  }
+
+  private parse<T>(key: string, text: string, etag: string, schema: z.core.$ZodType<T>) {
+    try {
+      return { value: z.parse(schema, JSON.parse(text)), etag };
+    } catch (error) {
+      throw new StorageError(`Cannot read state ${key}`, { cause: error });
+    }
+  }
+
+  private keep(key: string, etag: string, text: string): void {
+    this.copies.delete(key);
+    if (this.copies.size >= this.maxCopies) {
+      const oldest = this.copies.keys().next();
+      if (!oldest.done) this.copies.delete(oldest.value);
+    }
+    this.copies.set(key, { etag, text });
   }
 
   /**
@@ -48,17 +113,19 @@ export class StateStore {
    * ObjectGoneError. Answers the new ETag.
    */
   async put(key: string, value: unknown, condition?: WriteCondition): Promise<string> {
+    const text = JSON.stringify(value);
     try {
       const out = await this.s3.send(
         new PutObjectCommand({
           Bucket: this.bucket,
           Key: this.prefix + key,
-          Body: JSON.stringify(value),
+          Body: text,
           ContentType: 'application/json',
           ...(condition && 'ifMatch' in condition ? { IfMatch: condition.ifMatch } : {}),
           ...(condition && 'ifNoneMatch' in condition ? { IfNoneMatch: '*' } : {}),
         }),
       );
+      if (this.copies.has(key)) this.keep(key, out.ETag ?? '', text);
       return out.ETag ?? '';
     } catch (error) {
       const refusal = s3Refusal(error);
@@ -151,6 +218,7 @@ export class StateStore {
   }
 
   async delete(key: string): Promise<void> {
+    this.copies.delete(key);
     try {
       await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
     } catch (error) {

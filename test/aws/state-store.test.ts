@@ -1,12 +1,43 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConflictError, ObjectGoneError, StateStore, StorageError } from '../../lib/aws/index.js';
-import { type LocalAws, startLocalAws } from '../support/local-aws.js';
+import {
+  ConflictError,
+  ObjectGoneError,
+  StateStore,
+  StorageError,
+  s3Client,
+} from '../../lib/aws/index.js';
+import { LOCAL_CREDENTIALS, type LocalAws, startLocalAws } from '../support/local-aws.js';
 
 let aws: LocalAws;
 let res: Awaited<ReturnType<LocalAws['provision']>>;
 let state: StateStore;
 const Cursor = z.object({ at: z.string() });
+
+/** A store on a client of its own that counts the objects it reads (GetObject requests). */
+function countingStore(maxCopies?: number) {
+  const s3 = s3Client({
+    endpoint: aws.moto.endpoint,
+    region: 'us-east-1',
+    credentials: LOCAL_CREDENTIALS,
+  });
+  const reads = { n: 0 };
+  s3.middlewareStack.add(
+    (next, context) => (args) => {
+      if (context.commandName === 'GetObjectCommand') reads.n++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countReads' },
+  );
+  return { store: new StateStore(s3, res.bucket, 'state/', maxCopies), reads };
+}
+
+/** The ETags a listing gives, by key. */
+async function listed(store: StateStore, prefix: string): Promise<Map<string, string>> {
+  const etags = new Map<string, string>();
+  for await (const { key, etag } of store.list(prefix)) etags.set(key, etag);
+  return etags;
+}
 
 beforeAll(async () => {
   aws = await startLocalAws();
@@ -120,5 +151,94 @@ describe('Class: StateStore', () => {
     const listed: string[] = [];
     for await (const { key } of state.list('listed/', 2)) listed.push(key);
     expect(listed.sort()).toEqual(keys);
+  });
+
+  it('reads a listed record once, then only when a listing shows it changed', async () => {
+    const { store, reads } = countingStore();
+    await state.put('copies/a.json', { at: '1' });
+    const first = await store.getListed(
+      'copies/a.json',
+      (await listed(store, 'copies/'))?.get('copies/a.json') ?? '',
+      Cursor,
+    );
+    const again = await store.getListed(
+      'copies/a.json',
+      (await listed(store, 'copies/')).get('copies/a.json') ?? '',
+      Cursor,
+    );
+    expect({ first: first?.value, again, reads: reads.n }).toEqual({
+      first: { at: '1' },
+      again: first,
+      reads: 1,
+    });
+    // Another writer (another container, another run) moves it: the next listing says so.
+    const moved = await state.put('copies/a.json', { at: '2' });
+    const etag = (await listed(store, 'copies/')).get('copies/a.json') ?? '';
+    expect(await store.getListed('copies/a.json', etag, Cursor)).toEqual({
+      value: { at: '2' },
+      etag: moved,
+    });
+    expect(reads.n).toBe(2);
+  });
+
+  it('keeps its own writes and reads of a listed record, and forgets a deleted one', async () => {
+    const { store, reads } = countingStore();
+    const etag = await store.put('copies/own.json', { at: '1' });
+    await store.getListed('copies/own.json', etag, Cursor);
+    // A conditional write from the version read: the copy follows, no read needed after it.
+    const written = await store.put('copies/own.json', { at: '2' }, { ifMatch: etag });
+    expect(await store.getListed('copies/own.json', written, Cursor)).toEqual({
+      value: { at: '2' },
+      etag: written,
+    });
+    // A plain read of a kept record refreshes the copy too.
+    const rival = await state.put('copies/own.json', { at: '3' });
+    expect((await store.get('copies/own.json', Cursor))?.value.at).toBe('3');
+    expect((await store.getListed('copies/own.json', rival, Cursor))?.value.at).toBe('3');
+    expect(reads.n).toBe(2);
+    // Deleted, then created again by another writer with the bytes the copy had: read anew.
+    await store.delete('copies/own.json');
+    const recreated = await state.put('copies/own.json', { at: '3' });
+    expect((await store.getListed('copies/own.json', recreated, Cursor))?.value.at).toBe('3');
+    expect(reads.n).toBe(3);
+  });
+
+  it('gives each caller its own value to change, and reads what no listing vouched for', async () => {
+    const { store, reads } = countingStore();
+    const etag = await state.put('copies/shared.json', { at: '1' });
+    const one = await store.getListed('copies/shared.json', etag, Cursor);
+    if (one) one.value.at = 'changed by a caller';
+    expect((await store.getListed('copies/shared.json', etag, Cursor))?.value.at).toBe('1');
+    // A listing that gave no ETag vouches for nothing.
+    await store.getListed('copies/shared.json', '', Cursor);
+    expect(reads.n).toBe(2);
+    // A record gone since its listing reads as absent.
+    await state.delete('copies/shared.json');
+    expect(await store.getListed('copies/shared.json', 'stale', Cursor)).toBeUndefined();
+  });
+
+  it('keeps at most the copies it was told to, dropping the least recently read', async () => {
+    const { store, reads } = countingStore(2);
+    const etags = await Promise.all(
+      ['x', 'y', 'z'].map((k) => state.put(`copies/few/${k}.json`, { at: k })),
+    );
+    const [x, y, z] = etags.map((etag, i) => ({ key: `copies/few/${'xyz'[i]}.json`, etag }));
+    for (const r of [x, y, x, z]) if (r) await store.getListed(r.key, r.etag, Cursor);
+    expect(reads.n).toBe(3);
+    // x was read again after y, so y went when z came.
+    for (const r of [x, z]) if (r) await store.getListed(r.key, r.etag, Cursor);
+    expect(reads.n).toBe(3);
+    if (y) await store.getListed(y.key, y.etag, Cursor);
+    expect(reads.n).toBe(4);
+  });
+
+  it('refuses a kept copy that no longer fits the schema asked for, as a read would', async () => {
+    const { store } = countingStore();
+    const etag = await state.put('copies/typed.json', { at: '1' });
+    await store.getListed('copies/typed.json', etag, Cursor);
+    const Other = z.object({ at: z.number() });
+    await expect(store.getListed('copies/typed.json', etag, Other)).rejects.toThrow(
+      /Cannot read state copies\/typed.json/,
+    );
   });
 });

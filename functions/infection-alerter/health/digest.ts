@@ -4,7 +4,7 @@ import { DAY_MS } from '../../../lib/index.js';
 import type { PageLinker } from '../../../lib/links/page-links.js';
 import { latestPageKey, objectLocation } from '../../../lib/reports/page-keys.js';
 import type { Names } from './kinds.js';
-import { OUTBREAK, SubjectRecord, subjectKey, subjectsPrefix } from './records.js';
+import { OUTBREAK, SubjectRecord, subjectsPrefix } from './records.js';
 
 /** A GSM's health alerts at a glance: what is open, by kind and site, and the day's changes. */
 export interface Digest {
@@ -74,10 +74,10 @@ export async function buildDigest(
   if (digest.report && link) digest.report = { ...digest.report, ...link };
   const bySite = new Map<string, Partial<Record<HealthKind, number>>>();
   const prefix = subjectsPrefix(gsm);
-  for await (const { key } of state.list(prefix)) {
+  for await (const { key, etag } of state.list(prefix)) {
     const subject = decodeURIComponent(key.slice(prefix.length, -'.json'.length));
     if (subject.startsWith(OUTBREAK)) continue;
-    const record = await state.get(subjectKey(gsm, subject), SubjectRecord);
+    const record = await state.getListed(key, etag, SubjectRecord);
     if (!record) continue;
     const site = subject.startsWith('site:') ? subject.slice(5) : (siteOf(subject) ?? '(unknown)');
     for (const [kind, s] of Object.entries(record.value.alerts) as [

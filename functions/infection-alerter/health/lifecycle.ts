@@ -11,11 +11,13 @@ import type { Observation } from './kinds.js';
 import {
   type HeldBy,
   type KindState,
+  type KnownSubjects,
   type Muted,
   OutboxEntry,
   outboxKey,
   outboxPrefix,
   outbreakOutboxPrefix,
+  readSubject,
   SubjectRecord,
   subjectKey,
 } from './records.js';
@@ -56,6 +58,8 @@ export interface RecordOptions {
   route?: (alert: HealthAlert) => Promise<Routing>;
   /** The maintenance window holding a trigger (health/maintenance.ts); it wins over `mute`. */
   hold?: (alert: HealthAlert) => HeldBy | undefined;
+  /** The run's listing of records, for reading the subject's as listed (records.ts). */
+  known?: KnownSubjects;
 }
 
 /**
@@ -72,7 +76,7 @@ export async function recordTransitions(
   options: RecordOptions = {},
 ): Promise<number> {
   if (observations.length === 0) return 0;
-  const record = await state.get(subjectKey(gsm, subject), SubjectRecord);
+  const record = await readSubject(state, gsm, subject, options.known);
   let created = 0;
   for (const o of observations) {
     const current = record?.value.alerts[o.kind] ?? CLOSED;

@@ -16,11 +16,13 @@ import {
 } from './lifecycle.js';
 import { memberName, outbreakObservation } from './outbreak-alert.js';
 import {
+  type KnownSubjects,
   OutboxEntry,
   type OutbreakMembers,
   outboxKey,
   outbreakSubject,
   outbreakSubjectsPrefix,
+  readSubject,
   SubjectRecord,
   subjectKey,
 } from './records.js';
@@ -70,7 +72,7 @@ export class Outbreaks {
     private readonly ctx: EvaluationContext,
     private readonly threshold: number,
     /** Subjects with a record: a site without an outbreak record needs no read. */
-    private readonly known: ReadonlySet<string>,
+    private readonly known: KnownSubjects,
     /** Where a trigger goes, decided as its entry is written (health/lifecycle.ts). */
     private readonly route?: (alert: HealthAlert) => Promise<Routing>,
     /** The maintenance window holding a trigger (health/maintenance.ts): held, not counted. */
@@ -86,6 +88,7 @@ export class Outbreaks {
         return Boolean(s?.open && !s.outbreak?.closing);
       },
       onCreated: (entry, key) => this.count(entry, key),
+      known: this.known,
       ...(this.route ? { route: this.route } : {}),
       ...(this.hold ? { hold: this.hold } : {}),
     });
@@ -96,8 +99,7 @@ export class Outbreaks {
     if (!this.known.has(subject)) return null;
     let record = this.records.get(site);
     if (record === undefined) {
-      record =
-        (await this.state.get(subjectKey(this.ctx.gsm, subject), SubjectRecord))?.value ?? null;
+      record = (await readSubject(this.state, this.ctx.gsm, subject, this.known))?.value ?? null;
       this.records.set(site, record);
     }
     return record;
@@ -234,9 +236,9 @@ export class Outbreaks {
    */
   async sweep(minAgeMs: number): Promise<void> {
     const prefix = outbreakSubjectsPrefix(this.ctx.gsm);
-    for await (const { key } of this.state.list(prefix)) {
+    for await (const { key, etag } of this.state.list(prefix)) {
       const site = decodeURIComponent(key.slice(prefix.length, -'.json'.length));
-      const record = await this.state.get(key, SubjectRecord);
+      const record = await this.state.getListed(key, etag, SubjectRecord);
       for (const [kind, s] of Object.entries(record?.value.alerts ?? {}))
         if (
           s?.open &&

@@ -18,7 +18,7 @@ import { type Drained, type DrainOptions, recordTransitions, SEND_LEASE_MS } fro
 import { Maintenance, type MutesSource } from './maintenance.js';
 import { loadNames } from './names.js';
 import { DEFAULT_OUTBREAK_THRESHOLD, Outbreaks } from './outbreak.js';
-import { knownSubjects, siteSubject } from './records.js';
+import { type KnownSubjects, knownSubjects, siteSubject } from './records.js';
 import { loadRules, ruleFor } from './rules.js';
 
 /** The status groups the health kinds read. */
@@ -113,7 +113,7 @@ export class HealthPass {
     private readonly gsm: string,
     private readonly settings: HealthSettings,
     private readonly ctx: EvaluationContext,
-    private readonly known: Set<string>,
+    private readonly known: KnownSubjects,
     private readonly outbreaks: Outbreaks,
     private readonly maintenance: Maintenance,
   ) {}
@@ -188,7 +188,11 @@ export class HealthPass {
         subject,
         observations,
         this.ctx.now,
-        { route: (alert) => this.deps.deliveries.route(alert), hold: this.maintenance.hold },
+        {
+          route: (alert) => this.deps.deliveries.route(alert),
+          hold: this.maintenance.hold,
+          known: this.known,
+        },
       );
     }
     // The run's triggers are all counted: above the threshold, a site's kind is an outbreak.

@@ -1,5 +1,5 @@
 import { HealthAlert, HealthKind, Routing } from '../../../lib/alerts/index.js';
-import type { StateStore } from '../../../lib/aws/index.js';
+import type { StateStore, Stored } from '../../../lib/aws/index.js';
 import * as z from '../../../lib/zod.js';
 
 // What the lifecycle of health alerts keeps in S3 (health/lifecycle.ts): a record per subject
@@ -84,11 +84,35 @@ export const outbreakSubject = (site: string) => `${OUTBREAK}${site}`;
 export const outbreakSubjectsPrefix = (gsm: string) => `${subjectsPrefix(gsm)}${enc(OUTBREAK)}`;
 export const outbreakOutboxPrefix = (gsm: string) => `${outboxPrefix(gsm)}${enc(OUTBREAK)}`;
 
-/** Subjects that have a record, so a walk reads records only where one can exist. */
-export async function knownSubjects(state: StateStore, gsm: string): Promise<Set<string>> {
+/**
+ * Subjects that have a record, each with the ETag the run's listing gave: a walk reads records
+ * only where one can exist, and a warm function only those that changed (`readSubject`).
+ */
+export type KnownSubjects = ReadonlyMap<string, string>;
+
+export async function knownSubjects(state: StateStore, gsm: string): Promise<KnownSubjects> {
   const prefix = subjectsPrefix(gsm);
-  const known = new Set<string>();
-  for await (const { key } of state.list(prefix))
-    known.add(decodeURIComponent(key.slice(prefix.length, -'.json'.length)));
+  const known = new Map<string, string>();
+  for await (const { key, etag } of state.list(prefix))
+    known.set(decodeURIComponent(key.slice(prefix.length, -'.json'.length)), etag);
   return known;
+}
+
+/**
+ * A subject's record: as the run's listing saw it when it was listed (StateStore.getListed,
+ * no request where this process holds that version), else read. A record that moved since is
+ * caught as any stale read is: the write over it is conditional, and the outbox key of each
+ * transition is claimed once.
+ */
+export function readSubject(
+  state: StateStore,
+  gsm: string,
+  subject: string,
+  known?: KnownSubjects,
+): Promise<Stored<SubjectRecord> | undefined> {
+  const key = subjectKey(gsm, subject);
+  const etag = known?.get(subject);
+  return etag === undefined
+    ? state.get(key, SubjectRecord)
+    : state.getListed(key, etag, SubjectRecord);
 }
