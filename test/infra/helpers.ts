@@ -32,11 +32,30 @@ export interface Synth {
   readonly template: Template;
 }
 
+const synths = new Map<string, Synth>();
+
 /**
- * A fresh app and stack with the feature flags of cdk.json. Bundling is skipped unless asked
- * for: template tests do not need the bundles, and six esbuild runs cost seconds.
+ * The app and stack of these settings with the feature flags of cdk.json. Bundling is skipped
+ * unless asked for: template tests do not need the bundles, and six esbuild runs cost seconds.
+ * The same settings give the same synth, to be read, not changed: the files of a worker
+ * (vitest.config.ts, `units`) share one instead of each synthesizing it again. A test that adds
+ * to the stack or changes it takes one of its own (`synthToChange`).
  */
 export function synth(
+  settings: Partial<SkywatchSettings> = {},
+  options: { bundle?: boolean; context?: Record<string, unknown> } = {},
+): Synth {
+  const key = JSON.stringify([settings, options]);
+  let made = synths.get(key);
+  if (!made) {
+    made = synthToChange(settings, options);
+    synths.set(key, made);
+  }
+  return made;
+}
+
+/** A fresh app and stack, as `synth`, for a test to add to or change. */
+export function synthToChange(
   settings: Partial<SkywatchSettings> = {},
   options: { bundle?: boolean; context?: Record<string, unknown> } = {},
 ): Synth {

@@ -8,7 +8,7 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../infra/skywatch-app.js';
-import { cdkJsonContext, SETTINGS, synth } from './helpers.js';
+import { cdkJsonContext, SETTINGS, synth, synthToChange } from './helpers.js';
 
 /** Every unacknowledged finding of both packs the app runs, one line each. */
 const findings = (scope: IConstruct) =>
@@ -58,7 +58,7 @@ describe('cdk-nag AwsSolutionsChecks and ServerlessChecks', () => {
   });
 
   it('reports what it is not told about (the check can fail)', () => {
-    const { app, stack } = synth();
+    const { app, stack } = synthToChange();
     new s3.Bucket(stack, 'Careless');
     stack.functions.archiveWorker.role.addToPolicy(
       new iam.PolicyStatement({ actions: ['s3:*'], resources: ['*'] }),
@@ -74,7 +74,7 @@ describe('cdk-nag AwsSolutionsChecks and ServerlessChecks', () => {
   });
 
   it('reports what the Serverless pack is not told about (the check can fail)', () => {
-    const { app, stack } = synth();
+    const { app, stack } = synthToChange();
     new sqs.Queue(stack, 'Careless');
     const fn = stack.functions.archiveWorker.function.node.defaultChild as lambda.CfnFunction;
     fn.tracingConfig = { mode: lambda.Tracing.PASS_THROUGH };
