@@ -1,6 +1,6 @@
-import { startMoto } from '../scripts/local/moto-server.js';
+import { type MotoServer, startMoto } from '../scripts/local/moto-server.js';
 import type { ArchivedDay } from './day-job.js';
-import { runWorker, startConsoleProcess } from './processes.js';
+import { type EmulatorProcess, runWorker, startConsoleProcess } from './processes.js';
 
 /**
  * The realistic-latency run: a console of a million endpoints over 1,000 sites whose every
@@ -28,67 +28,87 @@ const ENDPOINTS = Number(process.env.BENCH_LATENCY_ENDPOINTS ?? 1_000_000);
 const SITES = Number(process.env.BENCH_LATENCY_SITES ?? 1_000);
 export const LATENCY_TARGET = 1.25;
 
-export async function latencyRun(
-  latencyMs: number,
-  concurrency: number,
-  invocationMs: number,
-): Promise<LatencyRun> {
+/** One latency run's settings: a page's latency, the pool's size, an invocation's length. */
+export interface LatencySettings {
+  latencyMs: number;
+  concurrency: number;
+  invocationMs: number;
+}
+
+/**
+ * The runs one after another on one console and one moto: the console of a million endpoints
+ * is built once, and each run's walks write buckets of their own.
+ */
+export async function latencyRuns(runs: readonly LatencySettings[]): Promise<LatencyRun[]> {
   const moto = await startMoto();
-  const emulator = await startConsoleProcess(SITES, ENDPOINTS);
   try {
-    const admin = (path: string, body?: unknown) =>
-      fetch(`${emulator.adminUrl}${path}`, {
-        method: body === undefined ? 'GET' : path === '/faults' ? 'PUT' : 'POST',
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }).then((r) => r.json() as Promise<Record<string, unknown>>);
-    await admin('/faults', {
-      faults: ['status.site', 'status.site.dnsp'].map((operation) => ({
-        operation,
-        kind: 'latency',
-        latencyMs,
-      })),
-    });
-    // The archive worker's arguments: the walks of the job, in invocations of invocationMs.
-    const args = (mode: string, bucket: string) => [
-      mode,
-      emulator.baseUrl,
-      emulator.authUrl,
-      emulator.gsm,
-      moto.endpoint,
-      bucket,
-      String(concurrency),
-      String(invocationMs),
-      // Site by site whatever the console's size, as a large console is walked.
-      '0',
-    ];
-    const download = await runWorker<LatencyRun['download']>(
-      'bench/archive-worker.ts',
-      args('discard', `bench-latency-d-${latencyMs}`),
-    );
-    await admin('/stats/reset', {});
-    const archive = await runWorker<LatencyRun['archive']>(
-      'bench/archive-worker.ts',
-      args('archive', `bench-latency-a-${latencyMs}`),
-    );
-    const stats = (await admin('/stats')) as { tokenGrants: Record<string, number> };
-    const tokenCalls = Object.values(stats.tokenGrants).reduce((a, b) => a + b, 0);
-    const idealMs = (archive.pages * latencyMs) / concurrency;
-    return {
-      endpoints: ENDPOINTS,
-      sites: SITES,
-      latencyMs,
-      concurrency,
-      invocationMs,
-      archive,
-      download,
-      tokenCalls,
-      idealMs,
-      ratio: archive.wallMs / Math.max(idealMs, download.wallMs),
-    };
+    const emulator = await startConsoleProcess(SITES, ENDPOINTS);
+    try {
+      const done: LatencyRun[] = [];
+      for (const run of runs) done.push(await latencyRun(run, moto, emulator));
+      return done;
+    } finally {
+      await emulator.stop();
+    }
   } finally {
-    await emulator.stop();
     await moto.stop();
   }
+}
+
+async function latencyRun(
+  { latencyMs, concurrency, invocationMs }: LatencySettings,
+  moto: MotoServer,
+  emulator: EmulatorProcess,
+): Promise<LatencyRun> {
+  const admin = (path: string, body?: unknown) =>
+    fetch(`${emulator.adminUrl}${path}`, {
+      method: body === undefined ? 'GET' : path === '/faults' ? 'PUT' : 'POST',
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).then((r) => r.json() as Promise<Record<string, unknown>>);
+  await admin('/faults', {
+    faults: ['status.site', 'status.site.dnsp'].map((operation) => ({
+      operation,
+      kind: 'latency',
+      latencyMs,
+    })),
+  });
+  // The archive worker's arguments: the walks of the job, in invocations of invocationMs.
+  const args = (mode: string, bucket: string) => [
+    mode,
+    emulator.baseUrl,
+    emulator.authUrl,
+    emulator.gsm,
+    moto.endpoint,
+    bucket,
+    String(concurrency),
+    String(invocationMs),
+    // Site by site whatever the console's size, as a large console is walked.
+    '0',
+  ];
+  const download = await runWorker<LatencyRun['download']>(
+    'bench/archive-worker.ts',
+    args('discard', `bench-latency-d-${latencyMs}`),
+  );
+  await admin('/stats/reset', {});
+  const archive = await runWorker<LatencyRun['archive']>(
+    'bench/archive-worker.ts',
+    args('archive', `bench-latency-a-${latencyMs}`),
+  );
+  const stats = (await admin('/stats')) as { tokenGrants: Record<string, number> };
+  const tokenCalls = Object.values(stats.tokenGrants).reduce((a, b) => a + b, 0);
+  const idealMs = (archive.pages * latencyMs) / concurrency;
+  return {
+    endpoints: ENDPOINTS,
+    sites: SITES,
+    latencyMs,
+    concurrency,
+    invocationMs,
+    archive,
+    download,
+    tokenCalls,
+    idealMs,
+    ratio: archive.wallMs / Math.max(idealMs, download.wallMs),
+  };
 }
 
 /** The run's verdict: every walk done, no invocation past its timeout, wall near the bound. */

@@ -5,7 +5,7 @@ import { findMotoPython } from '../scripts/local/moto-python.js';
 import { archiveAtScale } from './archive.js';
 import { coldStarts } from './cold-start.js';
 import type { FanOut } from './fan-out.js';
-import { LATENCY_TARGET, latencyMet, latencyRun } from './latency.js';
+import { LATENCY_TARGET, latencyMet, latencyRuns } from './latency.js';
 import { type MeasuredNode, measuredNode } from './measured-node.js';
 import { medianRun, runsOf } from './medians.js';
 import { runWorker, WorkerFailure } from './processes.js';
@@ -89,10 +89,12 @@ async function main(): Promise<void> {
   const cold = await step('cold-start', () => coldStarts(measured(), coldStartRuns));
   const page = await step('report-page', () => reportPage());
   // Invocations far shorter than Lambda's 15 minutes, so walks must stop and go on.
-  const latency = await step('latency', async () => [
-    await latencyRun(1000 * latencyScale, 16, 60_000 * latencyScale),
-    await latencyRun(200 * latencyScale, 16, 20_000 * latencyScale),
-  ]);
+  const latency = await step('latency', () =>
+    latencyRuns([
+      { latencyMs: 1000 * latencyScale, concurrency: 16, invocationMs: 60_000 * latencyScale },
+      { latencyMs: 200 * latencyScale, concurrency: 16, invocationMs: 20_000 * latencyScale },
+    ]),
+  );
 
   const pageTime = await step('time-to-page', () => runWorker<TimeToPage>(PART, ['time-to-page']));
 
