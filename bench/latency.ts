@@ -1,4 +1,6 @@
+import { bundleFunction } from '../infra/bundling.js';
 import { type MotoServer, startMoto } from '../scripts/local/moto-server.js';
+import { benchBundlePath, DEPLOYED_NODE_FLAGS } from './bundle.js';
 import type { ArchivedDay } from './day-job.js';
 import { type EmulatorProcess, runWorker, startConsoleProcess } from './processes.js';
 
@@ -40,12 +42,16 @@ export interface LatencySettings {
  * is built once, and each run's walks write buckets of their own.
  */
 export async function latencyRuns(runs: readonly LatencySettings[]): Promise<LatencyRun[]> {
+  // The walks run a bundle, as the Lambda does and as the archive step's: through tsx, its
+  // loader thread and the modules it compiles would add to the peak RSS reported.
+  const worker = benchBundlePath('archive-worker.mjs');
+  bundleFunction('bench/archive-worker.ts', worker);
   const moto = await startMoto();
   try {
     const emulator = await startConsoleProcess(SITES, ENDPOINTS);
     try {
       const done: LatencyRun[] = [];
-      for (const run of runs) done.push(await latencyRun(run, moto, emulator));
+      for (const run of runs) done.push(await latencyRun(run, worker, moto, emulator));
       return done;
     } finally {
       await emulator.stop();
@@ -57,6 +63,7 @@ export async function latencyRuns(runs: readonly LatencySettings[]): Promise<Lat
 
 async function latencyRun(
   { latencyMs, concurrency, invocationMs }: LatencySettings,
+  worker: string,
   moto: MotoServer,
   emulator: EmulatorProcess,
 ): Promise<LatencyRun> {
@@ -86,13 +93,15 @@ async function latencyRun(
     '0',
   ];
   const download = await runWorker<LatencyRun['download']>(
-    'bench/archive-worker.ts',
+    worker,
     args('discard', `bench-latency-d-${latencyMs}`),
+    DEPLOYED_NODE_FLAGS,
   );
   await admin('/stats/reset', {});
   const archive = await runWorker<LatencyRun['archive']>(
-    'bench/archive-worker.ts',
+    worker,
     args('archive', `bench-latency-a-${latencyMs}`),
+    DEPLOYED_NODE_FLAGS,
   );
   const stats = (await admin('/stats')) as { tokenGrants: Record<string, number> };
   const tokenCalls = Object.values(stats.tokenGrants).reduce((a, b) => a + b, 0);
