@@ -30,43 +30,34 @@ const ENDPOINTS = Number(process.env.BENCH_LATENCY_ENDPOINTS ?? 1_000_000);
 const SITES = Number(process.env.BENCH_LATENCY_SITES ?? 1_000);
 export const LATENCY_TARGET = 1.25;
 
-/** One latency run's settings: a page's latency, the pool's size, an invocation's length. */
-export interface LatencySettings {
-  latencyMs: number;
-  concurrency: number;
-  invocationMs: number;
-}
+type Settings = Pick<LatencyRun, 'latencyMs' | 'concurrency' | 'invocationMs'>;
 
-/**
- * The runs one after another on one console and one moto: the console of a million endpoints
- * is built once, and each run's walks write buckets of their own.
- */
-export async function latencyRuns(runs: readonly LatencySettings[]): Promise<LatencyRun[]> {
-  // The walks run a bundle, as the Lambda does and as the archive step's: through tsx, its
-  // loader thread and the modules it compiles would add to the peak RSS reported.
+/** The runs one after another on one console (of a million endpoints: built once) and moto. */
+export async function latencyRuns(runs: readonly Settings[]): Promise<LatencyRun[]> {
+  // The walks run a bundle, as the Lambda and the archive step do: tsx would add to their RSS.
   const worker = benchBundlePath('archive-worker.mjs');
   bundleFunction('bench/archive-worker.ts', worker);
   const moto = await startMoto();
-  try {
-    const emulator = await startConsoleProcess(SITES, ENDPOINTS);
-    try {
-      const done: LatencyRun[] = [];
-      for (const run of runs) done.push(await latencyRun(run, worker, moto, emulator));
-      return done;
-    } finally {
-      await emulator.stop();
-    }
-  } finally {
+  const emulator = await startConsoleProcess(SITES, ENDPOINTS).catch(async (error: unknown) => {
     await moto.stop();
+    throw error;
+  });
+  try {
+    const done: LatencyRun[] = [];
+    for (const run of runs) done.push(await latencyRun(run, worker, moto, emulator));
+    return done;
+  } finally {
+    await Promise.all([emulator.stop(), moto.stop()]);
   }
 }
 
 async function latencyRun(
-  { latencyMs, concurrency, invocationMs }: LatencySettings,
+  run: Settings,
   worker: string,
   moto: MotoServer,
   emulator: EmulatorProcess,
 ): Promise<LatencyRun> {
+  const { latencyMs, concurrency, invocationMs } = run;
   const admin = (path: string, body?: unknown) =>
     fetch(`${emulator.adminUrl}${path}`, {
       method: body === undefined ? 'GET' : path === '/faults' ? 'PUT' : 'POST',
@@ -107,11 +98,9 @@ async function latencyRun(
   const tokenCalls = Object.values(stats.tokenGrants).reduce((a, b) => a + b, 0);
   const idealMs = (archive.pages * latencyMs) / concurrency;
   return {
+    ...run,
     endpoints: ENDPOINTS,
     sites: SITES,
-    latencyMs,
-    concurrency,
-    invocationMs,
     archive,
     download,
     tokenCalls,

@@ -19,10 +19,8 @@ const TSX = ['--import', 'tsx'];
 let emulatorBundle: string | undefined;
 
 /**
- * The emulator's command as one bundle, built once a run: a run starts it several times, and
- * through tsx each start compiled and loaded its modules one by one again (a CPU-second a start
- * on a machine the other processes of the measurement share). In a folder of this process's
- * own, removed when it exits: two bench runs at once never load each other's half-written file.
+ * The emulator's command bundled once a run, not compiled by tsx at every start, in a folder of
+ * this process's own: two bench runs at once never load each other's half-written file.
  */
 function emulatorCommand(): string {
   if (!emulatorBundle) {
