@@ -42,6 +42,10 @@ export function instrumentAwsClients(hook: AwsClientHook): () => void {
 function common(options: AwsClientOptions) {
   const endpoint = options.endpoint ?? process.env.AWS_ENDPOINT_URL;
   return {
+    // The middleware stack is resolved once per command class instead of at every call, which
+    // about halves the SDK's own CPU per call. Nothing here changes a client's or a command's
+    // middleware after its first call: a hook (tracing, a test's counter) adds it at creation.
+    cacheMiddleware: true,
     region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
     ...(endpoint ? { endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
