@@ -9,8 +9,5 @@ export function benchBundlePath(file: string): string {
   return join(dir, file);
 }
 
-/**
- * The flags the stack starts every function with (its NODE_OPTIONS): with source maps on, Node
- * reads each bundle's map as it loads it, which a cold start pays for.
- */
+/** The stack's NODE_OPTIONS: with source maps on, a cold start pays for reading the map. */
 export const DEPLOYED_NODE_FLAGS = FUNCTION_NODE_OPTIONS.split(' ').filter(Boolean);

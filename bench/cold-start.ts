@@ -1,17 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleFunction } from '../infra/bundling.js';
+import { bundleFunctions, PROJECT_ROOT } from '../infra/bundling.js';
 import { benchBundlePath, DEPLOYED_NODE_FLAGS } from './bundle.js';
 import { median } from './medians.js';
 
 /**
  * Cold start: for each function bundle (esbuild, ESM, minified, with its source map, as the
  * stack builds them) the time to load it and run its module initialisation in a fresh Node
- * process started with the stack's NODE_OPTIONS, against a bare
- * handler bundle that imports and constructs the same AWS SDK clients as that function, read
- * from the bundle's own inputs, and nothing else.
+ * process started with the stack's NODE_OPTIONS, against a bare handler bundle that imports and
+ * constructs the same AWS SDK clients as that function (read from its inputs), and nothing else.
  */
 export const ENTRIES = {
   'token-refresher': 'functions/token-refresher/handler.ts',
@@ -60,18 +59,23 @@ const ENV = {
   POWERTOOLS_TRACE_ENABLED: 'false',
 };
 
-/** Bundles one entry as the stack does; answers its size and the SDK clients it holds. */
-async function bundle(
-  entry: string,
-  outfile: string,
-): Promise<{ bytes: number; clients: SdkClient[] }> {
-  const metafile = bundleFunction(entry, outfile);
-  const output = metafile.outputs[relative(process.cwd(), outfile)];
-  const inputs = Object.entries(output?.inputs ?? {}).filter(([, i]) => i.bytesInOutput > 0);
-  const clients = (Object.keys(SDK_CLIENTS) as SdkClient[]).filter((c) =>
-    inputs.some(([path]) => path.includes(`node_modules/@aws-sdk/${c}/`)),
+/** Bundles as the stack does, in one esbuild run: by name, each one's size and SDK clients. */
+function bundleAll(
+  entries: Record<string, string>,
+): Record<string, { file: string; bytes: number; clients: SdkClient[] }> {
+  const dir = benchBundlePath('');
+  const { outputs } = bundleFunctions(dir, entries);
+  return Object.fromEntries(
+    Object.keys(entries).map((name) => {
+      const file = join(dir, `${name}.mjs`);
+      const output = outputs[relative(PROJECT_ROOT, file)];
+      const inputs = Object.entries(output?.inputs ?? {}).filter(([, i]) => i.bytesInOutput > 0);
+      const held = (c: SdkClient) =>
+        inputs.some(([p]) => p.includes(`node_modules/@aws-sdk/${c}/`));
+      const clients = (Object.keys(SDK_CLIENTS) as SdkClient[]).filter(held);
+      return [name, { file, bytes: output?.bytes ?? 0, clients }];
+    }),
   );
-  return { bytes: output?.bytes ?? 0, clients };
 }
 
 /** One fresh-process timing of `import(bundle)`, in ms, with the given Node flags. */
@@ -124,24 +128,25 @@ export interface ColdStart {
 
 /** Cold starts of every function on the `node` binary given (the deployed major: measured-node.ts). */
 export async function coldStarts(node: string, runs = 21): Promise<{ results: ColdStart[] }> {
-  const results: ColdStart[] = [];
-  for (const [name, entry] of Object.entries(ENTRIES)) {
-    const outfile = benchBundlePath(`${name}.mjs`);
-    const { bytes, clients } = await bundle(entry, outfile);
-    const bareEntry = benchBundlePath(`${name}.bare-entry.mjs`);
-    writeFileSync(bareEntry, bareHandler(clients));
-    const bareFile = benchBundlePath(`${name}.bare.mjs`);
-    const bare = await bundle(bareEntry, bareFile);
-    const times = loadTimes(node, outfile, bareFile, runs);
-    results.push({
+  const own = Object.entries(bundleAll(ENTRIES));
+  const twinEntries = own.map(([name, { clients }]) => {
+    const entry = benchBundlePath(`${name}.bare-entry.mjs`);
+    writeFileSync(entry, bareHandler(clients));
+    return [`${name}.bare`, entry];
+  });
+  const twins = bundleAll(Object.fromEntries(twinEntries));
+  const results = own.map(([name, bundle]): ColdStart => {
+    const bare = twins[`${name}.bare`] ?? { file: '', bytes: 0 };
+    const times = loadTimes(node, bundle.file, bare.file, runs);
+    return {
       function: name,
-      bundleBytes: bytes,
-      sdkClients: clients.map((c) => SDK_CLIENTS[c]),
+      bundleBytes: bundle.bytes,
+      sdkClients: bundle.clients.map((c) => SDK_CLIENTS[c]),
       bareBytes: bare.bytes,
       initMs: times.own,
       bareInitMs: times.bare,
       ratio: times.ratio,
-    });
-  }
+    };
+  });
   return { results };
 }

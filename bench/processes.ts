@@ -16,19 +16,17 @@ export interface EmulatorProcess {
 
 const TSX = ['--import', 'tsx'];
 
-let emulatorBundle: string | undefined;
-
 /**
  * The emulator's command bundled once a run, not compiled by tsx at every start, in a folder of
  * this process's own: two bench runs at once never load each other's half-written file.
  */
+let emulatorBundle: string | undefined;
 function emulatorCommand(): string {
-  if (!emulatorBundle) {
-    const dir = mkdtempSync(join(tmpdir(), 'skywatch-bench-emulator-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    emulatorBundle = join(dir, 'emulator.mjs');
-    bundleFunction('emulator/cli.ts', emulatorBundle);
-  }
+  if (emulatorBundle) return emulatorBundle;
+  const dir = mkdtempSync(join(tmpdir(), 'skywatch-bench-emulator-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  bundleFunction('emulator/cli.ts', join(dir, 'emulator.mjs'));
+  emulatorBundle = join(dir, 'emulator.mjs');
   return emulatorBundle;
 }
 
@@ -118,9 +116,8 @@ export async function runWorker<T>(
 }
 
 function lastJsonLine(out: string): unknown {
-  const last = out.trim().split('\n').at(-1) ?? '';
   try {
-    return JSON.parse(last);
+    return JSON.parse(out.trim().split('\n').at(-1) ?? '');
   } catch {
     return undefined;
   }

@@ -89,20 +89,7 @@ function chunkFileName(chunk: LazyChunk): string {
  */
 export function bundleFunction(entry: string, outfile: string): Metafile {
   const chunks = lazyChunksOf(entry);
-  const common: BuildOptions = {
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: FUNCTION_ESBUILD_TARGET,
-    minify: true,
-    sourcemap: true,
-    sourcesContent: false,
-    mainFields: ['module', 'main'],
-    banner: { js: ESM_REQUIRE_BANNER },
-    logLevel: 'error',
-    // Module paths inside the bundle are relative to it, wherever the entry is given from.
-    absWorkingDir: PROJECT_ROOT,
-  };
+  const common = commonOptions();
   const result = buildSync({
     ...common,
     entryPoints: [resolve(PROJECT_ROOT, entry)],
@@ -118,4 +105,54 @@ export function bundleFunction(entry: string, outfile: string): Metafile {
     });
   }
   return result.metafile;
+}
+
+/**
+ * Bundles several functions into one folder, `<name>.mjs` each, as bundleFunction does (the same
+ * bytes but the source map's name), in one esbuild run: the modules they share, the AWS SDK's
+ * first, are parsed once instead of once a function, half the CPU of bundling them one by one.
+ * Their chunks, the same for all, go beside them once. Answers the run's metafile.
+ */
+export function bundleFunctions(dir: string, entries: Readonly<Record<string, string>>): Metafile {
+  const chunks = new Map(
+    Object.values(entries)
+      .flatMap((entry) => lazyChunksOf(entry))
+      .map((c) => [c.specifier, c]),
+  );
+  const result = buildSync({
+    ...commonOptions(),
+    entryPoints: [
+      ...Object.entries(entries).map(([name, entry]) => ({
+        in: resolve(PROJECT_ROOT, entry),
+        out: name,
+      })),
+      ...[...chunks.values()].map((c) => ({
+        in: resolve(PROJECT_ROOT, c.source),
+        out: chunkFileName(c).replace(/\.mjs$/, ''),
+      })),
+    ],
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    // A chunk's specifier appears only in the functions that load it.
+    external: [...chunks.keys()],
+    metafile: true,
+  });
+  return result.metafile;
+}
+
+function commonOptions(): BuildOptions {
+  return {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: FUNCTION_ESBUILD_TARGET,
+    minify: true,
+    sourcemap: true,
+    sourcesContent: false,
+    mainFields: ['module', 'main'],
+    banner: { js: ESM_REQUIRE_BANNER },
+    logLevel: 'error',
+    // Module paths inside the bundle are relative to it, wherever the entry is given from.
+    absWorkingDir: PROJECT_ROOT,
+  };
 }

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleFunction, FUNCTION_ESBUILD_TARGET } from '../../infra/bundling.js';
+import { bundleFunction, bundleFunctions, FUNCTION_ESBUILD_TARGET } from '../../infra/bundling.js';
 import { FUNCTION_RUNTIME } from '../../infra/constructs/skywatch-function.js';
 import type { FunctionName } from '../../infra/functions.js';
 import { createApp } from '../../infra/skywatch-app.js';
@@ -176,20 +176,30 @@ describe('Bundles (real esbuild, no Docker)', () => {
     }
   });
 
-  it('gives the benchmarks the report builder and its ECharts chunk the stack deploys', () => {
+  it('bundles several functions in one run into the code the stack deploys, chunks included', () => {
+    // The cold-start benchmark builds every function this way (bench/cold-start.ts).
     const dir = mkdtempSync(path.join(tmpdir(), 'skywatch-bench-bundle-'));
     try {
-      bundleFunction(
-        path.resolve('functions/report-builder/handler.ts'),
-        path.join(dir, 'index.mjs'),
-      );
+      bundleFunctions(dir, {
+        'report-builder': 'functions/report-builder/handler.ts',
+        'token-refresher': path.resolve('functions/token-refresher/handler.ts'),
+      });
+      // The same bytes, but for the last line: the name of the file's own source map.
       const digest = (file: string) =>
-        createHash('sha256').update(readFileSync(file)).digest('hex');
-      for (const file of ['index.mjs', 'echarts-setup.mjs']) {
-        expect(digest(path.join(dir, file)), file).toBe(
-          digest(path.join(assetDir('reportBuilder'), file)),
+        createHash('sha256')
+          .update(readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\n?$/, ''))
+          .digest('hex');
+      const deployed: [string, FunctionName, string][] = [
+        ['report-builder.mjs', 'reportBuilder', 'index.mjs'],
+        ['echarts-setup.mjs', 'reportBuilder', 'echarts-setup.mjs'],
+        ['call-tracer.mjs', 'reportBuilder', 'call-tracer.mjs'],
+        ['token-refresher.mjs', 'tokenRefresher', 'index.mjs'],
+        ['call-tracer.mjs', 'tokenRefresher', 'call-tracer.mjs'],
+      ];
+      for (const [ours, name, file] of deployed)
+        expect(digest(path.join(dir, ours)), `${ours} ${name}`).toBe(
+          digest(path.join(assetDir(name), file)),
         );
-      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
