@@ -2,7 +2,7 @@
  * How every function is bundled and started, in a module of its own (no CDK import) so that the
  * benchmarks build and start the very bundles the stack deploys, with the same code.
  */
-import { dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 
@@ -79,39 +79,24 @@ function chunkFileName(chunk: LazyChunk): string {
 }
 
 /**
- * Bundles a function's entry into `outfile`, its lazy chunks beside it: one minified ESM file for
- * the runtime's Node, with the createRequire banner and a source map without sources. The stack
- * (infra/constructs/skywatch-function.ts) and the benchmarks both bundle through it, so what the
- * benchmarks load and measure is what a Lambda runs. esbuild's API rather than the NodejsFunction
- * construct: that one starts esbuild through `npx --no-install`, a second of npm starting per
- * function at every synth, and can write a function's chunks only by running esbuild again from a
- * shell. Synchronous, as CDK's local bundling is; answers the function's own bundle's metafile.
+ * Bundles a function's entry into `outfile` (a `.mjs`), its lazy chunks beside it: one minified
+ * ESM file for the runtime's Node, with the createRequire banner and a source map without
+ * sources. The stack (infra/constructs/skywatch-function.ts) and the benchmarks both bundle
+ * through it, so what the benchmarks load and measure is what a Lambda runs. esbuild's API
+ * rather than the NodejsFunction construct: that one starts esbuild through `npx --no-install`,
+ * a second of npm starting per function at every synth, and can write a function's chunks only
+ * by running esbuild again from a shell. Synchronous, as CDK's local bundling is; answers the
+ * esbuild run's metafile.
  */
 export function bundleFunction(entry: string, outfile: string): Metafile {
-  const chunks = lazyChunksOf(entry);
-  const common = commonOptions();
-  const result = buildSync({
-    ...common,
-    entryPoints: [resolve(PROJECT_ROOT, entry)],
-    outfile,
-    external: chunks.map((c) => c.specifier),
-    metafile: true,
-  });
-  for (const chunk of chunks) {
-    buildSync({
-      ...common,
-      entryPoints: [resolve(PROJECT_ROOT, chunk.source)],
-      outfile: join(dirname(outfile), chunkFileName(chunk)),
-    });
-  }
-  return result.metafile;
+  return bundleFunctions(dirname(outfile), { [basename(outfile, '.mjs')]: entry });
 }
 
 /**
- * Bundles several functions into one folder, `<name>.mjs` each, as bundleFunction does (the same
- * bytes but the source map's name), in one esbuild run: the modules they share, the AWS SDK's
- * first, are parsed once instead of once a function, half the CPU of bundling them one by one.
- * Their chunks, the same for all, go beside them once. Answers the run's metafile.
+ * Bundles functions into one folder, `<name>.mjs` each with its lazy chunks beside it, in one
+ * esbuild run: the modules they share, the AWS SDK's first, are parsed once instead of once a
+ * function, half the CPU of bundling them one by one. Each file is what a run of its own gives,
+ * but for the source map's name. Answers the run's metafile.
  */
 export function bundleFunctions(dir: string, entries: Readonly<Record<string, string>>): Metafile {
   const chunks = new Map(
