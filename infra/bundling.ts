@@ -2,7 +2,8 @@
  * How every function is bundled and started, in a module of its own (no CDK import) so that the
  * benchmarks build and start the very bundles the stack deploys, with the same code.
  */
-import { basename, dirname, resolve, sep } from 'node:path';
+import { readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 
@@ -93,17 +94,18 @@ export function bundleFunction(entry: string, outfile: string): Metafile {
 }
 
 /**
- * Bundles functions into one folder, `<name>.mjs` each with its lazy chunks beside it, in one
- * esbuild run: the modules they share, the AWS SDK's first, are parsed once instead of once a
- * function, half the CPU of bundling them one by one. Each file is what a run of its own gives,
- * but for the source map's name. Answers the run's metafile.
+ * Bundles functions in one esbuild run, `<name>.mjs` each under `dir` with its lazy chunks beside
+ * it (a name may hold a folder: `a/index`): the modules they share, the AWS SDK's first, are
+ * parsed once instead of once a function, half the CPU of bundling them one by one. Each file is
+ * what a run of its own gives, but for the source map's name. Answers the run's metafile.
  */
 export function bundleFunctions(dir: string, entries: Readonly<Record<string, string>>): Metafile {
-  const chunks = new Map(
-    Object.values(entries)
-      .flatMap((entry) => lazyChunksOf(entry))
-      .map((c) => [c.specifier, c]),
-  );
+  const chunks = new Map<string, { in: string; out: string }>();
+  for (const [name, entry] of Object.entries(entries))
+    for (const chunk of lazyChunksOf(entry)) {
+      const out = posix.join(posix.dirname(name), chunkFileName(chunk).replace(/\.mjs$/, ''));
+      chunks.set(out, { in: resolve(PROJECT_ROOT, chunk.source), out });
+    }
   const result = buildSync({
     ...commonOptions(),
     entryPoints: [
@@ -111,18 +113,50 @@ export function bundleFunctions(dir: string, entries: Readonly<Record<string, st
         in: resolve(PROJECT_ROOT, entry),
         out: name,
       })),
-      ...[...chunks.values()].map((c) => ({
-        in: resolve(PROJECT_ROOT, c.source),
-        out: chunkFileName(c).replace(/\.mjs$/, ''),
-      })),
+      ...chunks.values(),
     ],
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     // A chunk's specifier appears only in the functions that load it.
-    external: [...chunks.keys()],
+    external: [
+      ...new Set(Object.values(entries).flatMap((e) => lazyChunksOf(e).map((c) => c.specifier))),
+    ],
     metafile: true,
   });
   return result.metafile;
+}
+
+/** Folders of a synth's bundles not yet taken by their assets, by the folder CDK stages into. */
+const stackBundles = new Map<string, Map<string, string>>();
+
+/**
+ * The stack's bundling of one function into its asset's folder. The first function a synth
+ * bundles builds all of `stackEntries` in one esbuild run (bundleFunctions), each into a folder
+ * beside the asset's, at its depth, so that each source map's paths are those a run of its own
+ * writes there and the asset's bytes and hash are the same; each asset then takes its own.
+ */
+export function bundleStackFunction(
+  entry: string,
+  stackEntries: readonly string[],
+  outputDir: string,
+): void {
+  const parent = dirname(outputDir);
+  let folders = stackBundles.get(parent);
+  if (!folders?.has(entry)) {
+    const all = [...new Set([entry, ...stackEntries])];
+    folders = new Map(all.map((e, i) => [e, `skywatch-bundle-${process.pid}-${i}`]));
+    bundleFunctions(parent, Object.fromEntries([...folders].map(([e, f]) => [`${f}/index`, e])));
+    stackBundles.set(parent, folders);
+    const made = folders;
+    // A function the synth never stages leaves no folder behind.
+    process.once('exit', () => {
+      for (const f of made.values()) rmSync(join(parent, f), { recursive: true, force: true });
+    });
+  }
+  const folder = join(parent, folders.get(entry) ?? '');
+  folders.delete(entry);
+  for (const file of readdirSync(folder)) renameSync(join(folder, file), join(outputDir, file));
+  rmSync(folder, { recursive: true, force: true });
 }
 
 function commonOptions(): BuildOptions {

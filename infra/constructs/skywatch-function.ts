@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   AssetHashType,
   DockerImage,
@@ -17,7 +16,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { bundleFunction, FUNCTION_NODE_OPTIONS, PROJECT_ROOT } from '../bundling.js';
+import { bundleStackFunction, FUNCTION_NODE_OPTIONS, PROJECT_ROOT } from '../bundling.js';
 import { deadLetterQueue, queueDepthAlarm } from './secure-queue.js';
 
 /** The newest Node.js runtime aws-cdk-lib 2.276 knows; cdk-nag AwsSolutions-L1 checks it. */
@@ -26,6 +25,11 @@ export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_24_X;
 export interface SkywatchFunctionProps {
   /** Entry file, absolute or relative to the project root (`functions/<name>/handler.ts`). */
   readonly entry: string;
+  /**
+   * The stack's other entries, bundled in the same esbuild run as this one by whichever function
+   * a synth bundles first (infra/bundling.ts): the modules they share are parsed once.
+   */
+  readonly bundleWith?: readonly string[];
   /** Service name: the `POWERTOOLS_SERVICE_NAME` and the `service` metric dimension. */
   readonly serviceName: string;
   readonly description: string;
@@ -91,7 +95,7 @@ export class SkywatchFunction extends Construct {
     }
 
     this.function = new lambda.Function(this, 'Function', {
-      code: bundledCode(props.entry),
+      code: bundledCode(props.entry, props.bundleWith ?? []),
       handler: 'index.handler',
       description: props.description,
       runtime: FUNCTION_RUNTIME,
@@ -215,13 +219,13 @@ function validate(props: SkywatchFunctionProps): void {
  * Hashed by the bundle, as NodejsFunction hashes; a synth that skips bundling (the template
  * tests) hashes nothing.
  */
-function bundledCode(entry: string): lambda.Code {
+function bundledCode(entry: string, bundleWith: readonly string[]): lambda.Code {
   return lambda.Code.fromAsset(PROJECT_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       // Never pulled: bundling is local, and a failure to bundle stops the synth.
       image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs24.x'),
-      local: new LocalBundling(entry),
+      local: new LocalBundling(entry, bundleWith),
     },
   });
 }
@@ -232,10 +236,14 @@ function bundledCode(entry: string): lambda.Code {
  * options as JSON, which keeps the entry and drops a function.
  */
 class LocalBundling implements ILocalBundling {
-  constructor(readonly entry: string) {}
+  constructor(
+    readonly entry: string,
+    /** The stack's other functions, bundled in the same esbuild run (infra/bundling.ts). */
+    readonly stackEntries: readonly string[],
+  ) {}
 
   tryBundle(outputDir: string): boolean {
-    bundleFunction(this.entry, join(outputDir, 'index.mjs'));
+    bundleStackFunction(this.entry, this.stackEntries, outputDir);
     return true;
   }
 }

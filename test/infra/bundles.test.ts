@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -327,6 +327,12 @@ console.log(h.digest('hex'));`;
       sources.flatMap((s) => /@aws-sdk\/(client-[a-z0-9-]+)\//.exec(s)?.[1] ?? []),
     );
     expect([...clients]).toEqual(['client-secrets-manager']);
+  });
+
+  it('leaves nothing of the shared bundling run in the assembly, each asset its own bundle', () => {
+    // infra/bundling.ts, bundleStackFunction: each asset took its function's folder.
+    expect(readdirSync(outdir).filter((f) => f.startsWith('skywatch-bundle-'))).toEqual([]);
+    for (const name of NAMES) expect(existsSync(path.join(assetDir(name), 'index.mjs'))).toBe(true);
   });
 
   it('bundles nothing else into the function assets', () => {
