@@ -153,7 +153,9 @@ export function bundleStackFunction(
       for (const f of made.values()) rmSync(join(parent, f), { recursive: true, force: true });
     });
   }
-  const folder = join(parent, folders.get(entry) ?? '');
+  const name = folders.get(entry);
+  if (name === undefined) throw new Error(`${entry} has no bundle`);
+  const folder = join(parent, name);
   folders.delete(entry);
   for (const file of readdirSync(folder)) renameSync(join(folder, file), join(outputDir, file));
   rmSync(folder, { recursive: true, force: true });
