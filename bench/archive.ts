@@ -1,9 +1,8 @@
-import { bundleFunction } from '../infra/bundling.js';
 import { REPORT_FETCHER_MEMORY_MB } from '../infra/function-memory.js';
 import { startMoto } from '../scripts/local/moto-server.js';
 import { type ArchiveAtScale, type ArchiveRun, compare } from './archive-results.js';
 import { measureWalks } from './archive-walks.js';
-import { benchBundlePath, DEPLOYED_NODE_FLAGS } from './bundle.js';
+import { archiveWorkerBundle, DEPLOYED_NODE_FLAGS } from './bundle.js';
 import { lambdaHeapFlags } from './lambda-heap.js';
 
 /**
@@ -25,10 +24,7 @@ export async function archiveAtScale(
   sizes: number[],
 ): Promise<ArchiveAtScale> {
   const heapFlags = lambdaHeapFlags(REPORT_FETCHER_MEMORY_MB);
-  // The walks run a bundle, as the Lambda does: through tsx, its loader thread and the modules
-  // it compiles would add to the walk's peak RSS.
-  const bundle = benchBundlePath('archive-worker.mjs');
-  bundleFunction('bench/archive-worker.ts', bundle);
+  const bundle = archiveWorkerBundle();
   const moto = await startMoto();
   const runs: Record<number, ArchiveRun[]> = {};
   const smallest = Math.min(...sizes);

@@ -1,6 +1,5 @@
-import { bundleFunction } from '../infra/bundling.js';
 import { type MotoServer, startMoto } from '../scripts/local/moto-server.js';
-import { benchBundlePath, DEPLOYED_NODE_FLAGS } from './bundle.js';
+import { archiveWorkerBundle, DEPLOYED_NODE_FLAGS } from './bundle.js';
 import type { ArchivedDay } from './day-job.js';
 import { type EmulatorProcess, runWorker, startConsoleProcess } from './processes.js';
 
@@ -34,9 +33,7 @@ type Settings = Pick<LatencyRun, 'latencyMs' | 'concurrency' | 'invocationMs'>;
 
 /** The runs one after another on one console (of a million endpoints: built once) and moto. */
 export async function latencyRuns(runs: readonly Settings[]): Promise<LatencyRun[]> {
-  // The walks run a bundle, as the Lambda and the archive step do: tsx would add to their RSS.
-  const worker = benchBundlePath('archive-worker.mjs');
-  bundleFunction('bench/archive-worker.ts', worker);
+  const worker = archiveWorkerBundle();
   const moto = await startMoto();
   const emulator = await startConsoleProcess(SITES, ENDPOINTS).catch(async (error: unknown) => {
     await moto.stop();

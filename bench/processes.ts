@@ -25,8 +25,7 @@ function emulatorCommand(): string {
   if (emulatorBundle) return emulatorBundle;
   const dir = mkdtempSync(join(tmpdir(), 'skywatch-bench-emulator-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  bundleFunction('emulator/cli.ts', join(dir, 'emulator.mjs'));
-  emulatorBundle = join(dir, 'emulator.mjs');
+  emulatorBundle = bundleFunction('emulator/cli.ts', join(dir, 'emulator.mjs'));
   return emulatorBundle;
 }
 

@@ -86,11 +86,12 @@ function chunkFileName(chunk: LazyChunk): string {
  * through it, so what the benchmarks load and measure is what a Lambda runs. esbuild's API
  * rather than the NodejsFunction construct: that one starts esbuild through `npx --no-install`,
  * a second of npm starting per function at every synth, and can write a function's chunks only
- * by running esbuild again from a shell. Synchronous, as CDK's local bundling is; answers the
- * esbuild run's metafile.
+ * by running esbuild again from a shell. Synchronous, as CDK's local bundling is; answers
+ * `outfile`.
  */
-export function bundleFunction(entry: string, outfile: string): Metafile {
-  return bundleFunctions(dirname(outfile), { [basename(outfile, '.mjs')]: entry });
+export function bundleFunction(entry: string, outfile: string): string {
+  bundleFunctions(dirname(outfile), { [basename(outfile, '.mjs')]: entry });
+  return outfile;
 }
 
 /**
@@ -101,10 +102,12 @@ export function bundleFunction(entry: string, outfile: string): Metafile {
  */
 export function bundleFunctions(dir: string, entries: Readonly<Record<string, string>>): Metafile {
   const chunks = new Map<string, { in: string; out: string }>();
+  const external = new Set<string>();
   for (const [name, entry] of Object.entries(entries))
     for (const chunk of lazyChunksOf(entry)) {
       const out = posix.join(posix.dirname(name), chunkFileName(chunk).replace(/\.mjs$/, ''));
       chunks.set(out, { in: resolve(PROJECT_ROOT, chunk.source), out });
+      external.add(chunk.specifier);
     }
   const result = buildSync({
     ...commonOptions(),
@@ -118,9 +121,7 @@ export function bundleFunctions(dir: string, entries: Readonly<Record<string, st
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     // A chunk's specifier appears only in the functions that load it.
-    external: [
-      ...new Set(Object.values(entries).flatMap((e) => lazyChunksOf(e).map((c) => c.specifier))),
-    ],
+    external: [...external],
     metafile: true,
   });
   return result.metafile;
@@ -157,6 +158,7 @@ export function bundleStackFunction(
   if (name === undefined) throw new Error(`${entry} has no bundle`);
   const folder = join(parent, name);
   folders.delete(entry);
+  if (folders.size === 0) stackBundles.delete(parent);
   for (const file of readdirSync(folder)) renameSync(join(folder, file), join(outputDir, file));
   rmSync(folder, { recursive: true, force: true });
 }

@@ -91,6 +91,8 @@ export function createFunctions(
   const common = {
     alarmTopic: deps.opsTopic,
     logRetention: s.logRetentionDays as logs.RetentionDays,
+    // Every function's entry, bundled together by whichever the synth bundles first.
+    bundleWith: Object.values(FUNCTION_ENTRIES).map((e) => path.join(deps.projectRoot, e)),
   };
   const env = (extra: Record<string, string>) => ({
     SKYWATCH_BASE_URL: s.baseUrl,
@@ -101,8 +103,6 @@ export function createFunctions(
     ...extra,
   });
   const entry = (name: FunctionName) => path.join(deps.projectRoot, FUNCTION_ENTRIES[name]);
-  // Every function's entry, bundled together by whichever the synth bundles first.
-  const bundleWith = Object.values(FUNCTION_ENTRIES).map((e) => path.join(deps.projectRoot, e));
   const gsmKeys = s.gsmKeys.join(',');
   const links = deps.pageLinks;
   const linkEnv: Record<string, string> = links
@@ -117,7 +117,6 @@ export function createFunctions(
   const tokenRefresher = new SkywatchFunction(scope, 'TokenRefresher', {
     ...common,
     entry: entry('tokenRefresher'),
-    bundleWith,
     serviceName: 'token-refresher',
     description: 'Refreshes the Skywatch OAuth tokens; the only writer of the token secret',
     timeout: Duration.seconds(30),
@@ -135,7 +134,6 @@ export function createFunctions(
   const reportFetcher = new SkywatchFunction(scope, 'ReportFetcher', {
     ...common,
     entry: entry('reportFetcher'),
-    bundleWith,
     serviceName: 'report-fetcher',
     description: 'Archives a day of Skywatch reports and status snapshots to S3',
     timeout: Duration.minutes(15),
@@ -162,7 +160,6 @@ export function createFunctions(
   const archiveWorker = new SkywatchFunction(scope, 'ArchiveWorker', {
     ...common,
     entry: entry('archiveWorker'),
-    bundleWith,
     serviceName: 'report-archive-worker',
     description: 'Goes on with a day of the archive that the report fetcher handed over',
     timeout: ARCHIVE_WORKER_TIMEOUT,
@@ -212,7 +209,6 @@ export function createFunctions(
   const blockedUrlAlerter = new SkywatchFunction(scope, 'BlockedUrlAlerter', {
     ...common,
     entry: entry('blockedUrlAlerter'),
-    bundleWith,
     serviceName: 'blocked-url-alerter',
     description: 'Alerts on sites whose blocked-URL count spikes above threshold and baseline',
     timeout: Duration.minutes(5),
@@ -229,7 +225,6 @@ export function createFunctions(
   const infectionAlerter = new SkywatchFunction(scope, 'InfectionAlerter', {
     ...common,
     entry: entry('infectionAlerter'),
-    bundleWith,
     serviceName: 'infection-alerter',
     description:
       'Health alerts (infected, protection off, offline, ...): a trigger and a resolve per problem',
@@ -263,7 +258,6 @@ export function createFunctions(
   const cartCustomerWebhook = new SkywatchFunction(scope, 'CartCustomerWebhook', {
     ...common,
     entry: entry('cartCustomerWebhook'),
-    bundleWith,
     serviceName: 'cart-customer-webhook',
     description: 'Signed webhook that adds the customers of a shop cart (operation 4.10)',
     // Below the 30 s API Gateway integration limit, so the function answers, not the gateway.
@@ -284,7 +278,6 @@ export function createFunctions(
   const reportBuilder = new SkywatchFunction(scope, 'ReportBuilder', {
     ...common,
     entry: entry('reportBuilder'),
-    bundleWith,
     serviceName: 'report-builder',
     description: 'Writes the daily HTML report per GSM and the monthly seat CSV from the archive',
     timeout: Duration.minutes(15),
@@ -308,7 +301,6 @@ export function createFunctions(
   const alertNotifier = new SkywatchFunction(scope, 'AlertNotifier', {
     ...common,
     entry: entry('alertNotifier'),
-    bundleWith,
     serviceName: 'alert-notifier',
     description:
       'Delivers health alert events to Slack, Teams, PagerDuty and a signed webhook, in order',
