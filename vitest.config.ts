@@ -32,10 +32,14 @@ export default defineConfig({
     reporters,
     // Long files first, also on a fresh clone without vitest's timing cache.
     sequence: { sequencer: LongestFirstSequencer },
-    // No X-Ray daemon in tests: the tracer is off unless a test turns it on.
+    // No X-Ray daemon in tests: the tracer is off unless a test turns it on. CloudFormation's
+    // schema checks, which every synth runs by default, start an engine of seconds in each
+    // worker and only print warnings: the infra suites read templates, and
+    // test/infra/cloudformation-validation.test.ts runs the checks and fails on any finding.
     env: {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       POWERTOOLS_TRACE_ENABLED: 'false',
+      CDK_VALIDATION: 'false',
     },
     projects: [
       {

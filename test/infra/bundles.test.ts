@@ -17,7 +17,8 @@ import { cdkJsonContext, type Json, logicalId } from './helpers.js';
 const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
 
 // One real synth for the file, as `cdk synth` does it: six esbuild runs, cdk-nag on (any
-// finding, a warning too, fails this synth: nag.test.ts).
+// finding, a warning too, fails this synth: nag.test.ts); CloudFormation's schema checks are
+// cloudformation-validation.test.ts's.
 let outdir: string;
 let stack: SkywatchStack;
 let template: { Resources: Record<string, { Properties: Record<string, Json> }> };
