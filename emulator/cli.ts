@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { parseFaults } from './cli-faults.js';
+import { cliOptions } from './cli-options.js';
 import { startEmulator } from './index.js';
 
 /**
@@ -7,45 +6,10 @@ import { startEmulator } from './index.js';
  * variables; see docs/emulator.md. Every flag is checked before the server starts, so a bad
  * one ends the process with a message naming it instead of failing requests later.
  */
-
-/** An integer flag; text that is not one is refused naming the flag. */
-function integerFlag(flag: string, text: string | undefined): number {
-  if (text === undefined || !/^-?\d+$/.test(text.trim())) {
-    throw new RangeError(`--${flag} must be an integer (got ${JSON.stringify(text ?? '')})`);
-  }
-  return Number(text);
-}
-
 async function main(): Promise<void> {
-  const env = process.env;
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string', default: env.EMULATOR_PORT ?? '8080' },
-      seed: { type: 'string', default: env.EMULATOR_SEED ?? '1' },
-      gsms: { type: 'string', default: env.EMULATOR_GSMS ?? '2' },
-      sites: { type: 'string', default: env.EMULATOR_SITES ?? '4' },
-      endpoints: { type: 'string', default: env.EMULATOR_ENDPOINTS ?? '120' },
-      now: { type: 'string', default: env.EMULATOR_NOW },
-      faults: { type: 'string', default: env.EMULATOR_FAULTS ?? '' },
-      'lax-user-agent': { type: 'boolean', default: false },
-      profile: { type: 'string', default: env.EMULATOR_PROFILE ?? 'contract' },
-    },
-  });
-  const profile = values.profile ?? 'contract';
-  if (profile !== 'contract' && profile !== 'real') {
-    throw new RangeError(`--profile must be contract or real (got ${JSON.stringify(profile)})`);
-  }
-  const emulator = await startEmulator({
-    profile,
-    port: integerFlag('port', values.port),
-    seed: integerFlag('seed', values.seed),
-    gsmCount: integerFlag('gsms', values.gsms),
-    sitesPerGsm: integerFlag('sites', values.sites),
-    endpointsPerGsm: integerFlag('endpoints', values.endpoints),
-    now: values.now,
-    faults: parseFaults(values.faults ?? ''),
-    strictUserAgent: !values['lax-user-agent'],
-  });
+  const options = cliOptions(process.argv.slice(2), process.env);
+  const { profile } = options;
+  const emulator = await startEmulator(options);
   const info = emulator.info();
   const user = info.users[0];
   const firstGsm = info.gsms[0];

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../emulator/cli-faults.js';
+import { cliOptions } from '../../emulator/cli-options.js';
+import { resolveOptions } from '../../emulator/options.js';
 import { UA } from './helpers.js';
 
 const ALLOWED = '429, 500, 502, 503, 504';
@@ -83,6 +85,7 @@ afterEach(async () => {
 });
 
 describe('CLI: refusing bad flags before serving', () => {
+  // Each flag's message, checked as the command reads its flags; the process's exit, once.
   it.each([
     [
       ['--faults', '*:status:abc'],
@@ -95,12 +98,18 @@ describe('CLI: refusing bad flags before serving', () => {
     [['--seed', 'x'], '--seed must be an integer (got "x")'],
     [['--endpoints', '0'], 'emulator option endpointsPerGsm must be an integer from 1'],
     [['--profile', 'prod'], '--profile must be contract or real (got "prod")'],
-  ])('exits with status 1 and a message for %j', async (args, message) => {
-    const cli = runCli(args);
+  ])('refuses %j with a message naming it', (args, message) => {
+    expect(() => resolveOptions(cliOptions(['--port', '0', ...args], {}))).toThrow(message);
+  });
+
+  it('exits with status 1 and the message, never serving', async () => {
+    const cli = runCli(['--endpoints', '0']);
     running = cli;
     const [code] = await once(cli, 'exit');
     expect(code).toBe(1);
-    expect(cli.errors()).toContain(`emulator: ${message}`);
+    expect(cli.errors()).toContain(
+      'emulator: emulator option endpointsPerGsm must be an integer from 1',
+    );
     expect(cli.output()).not.toContain('ready');
   });
 });
