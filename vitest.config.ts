@@ -6,18 +6,15 @@ const reporters: NonNullable<ViteUserConfig['test']>['reporters'] = process.env.
   ? ['default', ['json', { outputFile: '.ci/vitest-results.json' }]]
   : ['default'];
 
-// One `vitest run` (the README's `npm test`) runs every suite: the unit suites, the integration
-// and command suites, one suite that needs a process of its own, and the fault-injection suites
-// of test/reliability, which get longer timeouts. Select with `--project units`, `suites`,
-// `own-process` or `reliability` (`npm run test:suites` runs all but reliability).
+// One `vitest run` (the README's `npm test`) runs every suite: the unit suites, the integration,
+// command and fault-injection suites (test/reliability), and one suite that needs a process of
+// its own. Select with `--project units`, `suites` or `own-process`, or by folder
+// (`npm run test:reliability`; `npm run test:suites` runs all but test/reliability).
 // The suites that load handlers with an environment of their own, or run the product's
 // commands, share a worker too: each file gets the project's modules afresh and its environment
-// taken back at its end (test/support/fresh-modules.ts).
-const SHARED_WORKER_FRESH_MODULES = {
-  isolate: false,
-  setupFiles: ['test/support/shared-moto.ts', 'test/support/fresh-modules.ts'],
-};
-
+// taken back at its end (test/support/fresh-modules.ts). The fault-injection suites are in the
+// same project, not one of their own: vitest starts a new worker whenever the next file is
+// another project's, with the SDK and the project's modules to load again.
 export default defineConfig({
   test: {
     // Integration suites start servers on free ports; two cores keep the pool small.
@@ -62,12 +59,12 @@ export default defineConfig({
           name: 'suites',
           include: ['test/**/*.test.ts'],
           exclude: [
-            'test/reliability/**',
             'test/{lib,client,emulator,docs,infra,aws,alerts,functions}/**',
             'node_modules/**',
           ],
           testTimeout: 20_000,
-          ...SHARED_WORKER_FRESH_MODULES,
+          isolate: false,
+          setupFiles: ['test/support/shared-moto.ts', 'test/support/fresh-modules.ts'],
         },
       },
       {
@@ -77,18 +74,6 @@ export default defineConfig({
           // Turns tracing on, which hooks every SDK client made after it in its process.
           include: ['test/functions/tracing.test.ts'],
           testTimeout: 20_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'reliability',
-          include: ['test/reliability/**/*.test.ts'],
-          // As the suites (vitest drops a file's module mocks, the virtual clock among them, at
-          // its end).
-          ...SHARED_WORKER_FRESH_MODULES,
-          // Scheduled runs under faults simulate ten days of every schedule.
-          testTimeout: 240_000,
         },
       },
     ],
