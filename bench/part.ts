@@ -12,7 +12,7 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const parts = {
   'token-economy': () => tokenEconomy(),
-  'fan-out': () => fanOut(16),
+  'fan-out': () => fanOut(16, Number(process.env.BENCH_FAN_OUT_SITES ?? 1000)),
   'time-to-page': () => timeToPage(Number(process.env.BENCH_PAGE_CHANGES ?? 50)),
 } as const;
 const name = process.argv[2] as keyof typeof parts;

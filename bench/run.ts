@@ -44,7 +44,7 @@ const fmtAgainst = (n: number, target: number) =>
 const STEPS = {
   archive: 'archive at scale',
   tokens: 'token economy (a simulated day)',
-  'fan-out': 'fan-out (1,000 sites, 50 ms per call)',
+  'fan-out': 'fan-out (1,000 sites or BENCH_FAN_OUT_SITES, 50 ms per call)',
   'cold-start': 'cold start',
   'report-page': 'report page (5,000 sites, headless Chromium)',
   latency: 'realistic latency (a large console site by site, 1 s and 200 ms a page)',
