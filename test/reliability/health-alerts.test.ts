@@ -90,7 +90,7 @@ async function scenario(): Promise<Outcome> {
       SKYWATCH_ATTEMPT_TIMEOUT_MS: '300',
       SKYWATCH_MAX_ATTEMPTS: '5',
       SKYWATCH_MAX_RETRY_WAIT_MS: '5000',
-      NOTIFY_ATTEMPT_TIMEOUT_MS: '1000',
+      NOTIFY_ATTEMPT_TIMEOUT_MS: '500',
     },
   );
   // The schedule's time, on which the queue's visibility timeouts end: one minute a tick. The
