@@ -260,6 +260,85 @@ def _atomic_put(self, *args, **kwargs):
 if _put is not None:
     S3Response.put_object = _atomic_put
 
+# moto writes every reply through its generic model-driven serializer, which walks the
+# operation's shape and tries several attribute names for every value: a ListObjectsV2 of a few
+# keys cost three times a GetObject, and the Skywatch functions list on every run. A plain
+# listing (no owners, no URL encoding) is written here directly, in the serializer's own element
+# order and escaping; anything else still goes through it.
+from xml.sax.saxutils import escape as _xml_escape  # noqa: E402
+
+_LISTING_KEYS = frozenset(
+    {"Name", "Prefix", "MaxKeys", "KeyCount", "IsTruncated", "Contents", "Delimiter",
+     "CommonPrefixes", "NextContinuationToken", "StartAfter"}
+)
+_LISTED_OBJECT_KEYS = frozenset(
+    {"Key", "LastModified", "ETag", "Size", "StorageClass", "ChecksumAlgorithm"}
+)
+
+
+def _xml_element(name, value):
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    text = _xml_escape(str(value))
+    return f"<{name}>{text}</{name}>" if text else f"<{name}/>"
+
+
+def _listed_object(item):
+    parts = [
+        _xml_element("Key", item["Key"]),
+        _xml_element("LastModified", item["LastModified"]),
+        _xml_element("ETag", item["ETag"]),
+    ]
+    parts += [_xml_element("ChecksumAlgorithm", a) for a in item.get("ChecksumAlgorithm", [])]
+    parts.append(_xml_element("Size", item["Size"]))
+    parts.append(_xml_element("StorageClass", item["StorageClass"]))
+    return "<Contents>" + "".join(parts) + "</Contents>"
+
+
+def _plain_listing(result):
+    return (
+        isinstance(result, dict)
+        and result.keys() <= _LISTING_KEYS
+        and all(item.keys() <= _LISTED_OBJECT_KEYS for item in result.get("Contents", []))
+    )
+
+
+def _listing_xml(result):
+    parts = [_xml_element("IsTruncated", result["IsTruncated"])]
+    parts += [_listed_object(item) for item in result.get("Contents", [])]
+    parts.append(_xml_element("Name", result["Name"]))
+    parts.append(_xml_element("Prefix", result["Prefix"]))
+    if "Delimiter" in result:
+        parts.append(_xml_element("Delimiter", result["Delimiter"]))
+    parts.append(_xml_element("MaxKeys", result["MaxKeys"]))
+    for folder in result.get("CommonPrefixes", []):
+        parts.append("<CommonPrefixes>" + _xml_element("Prefix", folder["Prefix"]) + "</CommonPrefixes>")
+    parts.append(_xml_element("KeyCount", result["KeyCount"]))
+    for name in ("NextContinuationToken", "StartAfter"):
+        if name in result:
+            parts.append(_xml_element(name, result[name]))
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">'
+        + "".join(parts)
+        + "</ListBucketResult>"
+    )
+
+
+_serialized = S3Response.serialized
+
+
+def _serialized_listing_directly(self, action_result):
+    result = action_result.result
+    if self.data.get("Action") != "ListObjectsV2" or not _plain_listing(result):
+        return _serialized(self, action_result)
+    headers = {"Content-Type": "application/xml"}
+    headers.update(self.response_headers)
+    return 200, headers, _listing_xml(result)
+
+
+S3Response.serialized = _serialized_listing_directly
+
 # moto's clock builds two datetimes per reading, and SQS reads it for every message on the
 # queue each time a queue's attributes are computed, which a send to a FIFO queue does three
 # times: a send cost time proportional to the messages waiting. The same instant, read once.
