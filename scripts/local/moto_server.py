@@ -268,8 +268,10 @@ if _put is not None:
 from xml.sax.saxutils import escape as _xml_escape  # noqa: E402
 
 _LISTING_KEYS = frozenset(
-    {"Name", "Prefix", "MaxKeys", "KeyCount", "IsTruncated", "Contents", "Delimiter",
-     "CommonPrefixes", "NextContinuationToken", "StartAfter"}
+    {
+        *("Name", "Prefix", "MaxKeys", "KeyCount", "IsTruncated", "Contents", "Delimiter"),
+        *("CommonPrefixes", "NextContinuationToken", "StartAfter"),
+    }
 )
 _LISTED_OBJECT_KEYS = frozenset(
     {"Key", "LastModified", "ETag", "Size", "StorageClass", "ChecksumAlgorithm"}
@@ -312,7 +314,8 @@ def _listing_xml(result):
         parts.append(_xml_element("Delimiter", result["Delimiter"]))
     parts.append(_xml_element("MaxKeys", result["MaxKeys"]))
     for folder in result.get("CommonPrefixes", []):
-        parts.append("<CommonPrefixes>" + _xml_element("Prefix", folder["Prefix"]) + "</CommonPrefixes>")
+        prefix = _xml_element("Prefix", folder["Prefix"])
+        parts.append(f"<CommonPrefixes>{prefix}</CommonPrefixes>")
     parts.append(_xml_element("KeyCount", result["KeyCount"]))
     for name in ("NextContinuationToken", "StartAfter"):
         if name in result:
