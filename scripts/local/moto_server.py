@@ -333,7 +333,7 @@ _serialized = S3Response.serialized
 
 def _serialized_listing_directly(self, action_result):
     result = action_result.result
-    if self.data.get("Action") != "ListObjectsV2" or not _plain_listing(result):
+    if getattr(self, "data", {}).get("Action") != "ListObjectsV2" or not _plain_listing(result):
         return _serialized(self, action_result)
     headers = {"Content-Type": "application/xml"}
     headers.update(self.response_headers)
