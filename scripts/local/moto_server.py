@@ -269,8 +269,16 @@ from xml.sax.saxutils import escape as _xml_escape  # noqa: E402
 
 _LISTING_KEYS = frozenset(
     {
-        *("Name", "Prefix", "MaxKeys", "KeyCount", "IsTruncated", "Contents", "Delimiter"),
-        *("CommonPrefixes", "NextContinuationToken", "StartAfter"),
+        "Name",
+        "Prefix",
+        "MaxKeys",
+        "KeyCount",
+        "IsTruncated",
+        "Contents",
+        "Delimiter",
+        "CommonPrefixes",
+        "NextContinuationToken",
+        "StartAfter",
     }
 )
 _LISTED_OBJECT_KEYS = frozenset(

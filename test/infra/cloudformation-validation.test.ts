@@ -22,7 +22,6 @@ afterAll(() => {
 
 interface ValidationReport {
   pluginReports: {
-    pluginName: string;
     violations: {
       ruleName: string;
       description: string;
