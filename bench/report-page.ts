@@ -86,13 +86,14 @@ function report(count: number): { daily: DailyReport; seats: SeatReport } {
 
 /** The daily page of 5,000 sites, with its seat section: its size and how fast it opens. */
 export async function reportPage(sites = 5000): Promise<ReportPageBench> {
-  const { daily, seats } = report(sites);
-  const start = performance.now();
-  const html = await renderDailyPage(daily, seats);
-  const renderMs = performance.now() - start;
-  const dir = await mkdtemp(join(tmpdir(), 'skywatch-bench-page-'));
+  // The browser first: a machine without one fails the step before seconds of rendering.
   const browser = await launchChromium();
+  const dir = await mkdtemp(join(tmpdir(), 'skywatch-bench-page-'));
   try {
+    const { daily, seats } = report(sites);
+    const start = performance.now();
+    const html = await renderDailyPage(daily, seats);
+    const renderMs = performance.now() - start;
     const path = join(dir, 'report.html');
     await writeFile(path, html);
     const opened = await openFile(browser, path);
