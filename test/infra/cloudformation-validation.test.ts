@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { App, CfnResource, CloudFormationValidatePlugin, Validations } from 'aws-cdk-lib';
+import { App, CfnResource, CloudFormationValidatePlugin, Stack, Validations } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SkywatchSettings } from '../../infra/config/settings.js';
 import { SkywatchStack } from '../../infra/skywatch-stack.js';
@@ -30,18 +30,15 @@ interface ValidationReport {
   }[];
 }
 
-/** The validator's findings for the stack of these settings, one line each (none → []). */
-function findings(
-  settings: Partial<SkywatchSettings>,
-  change: (stack: SkywatchStack) => void = () => undefined,
-): string[] {
+/** The validator's findings for the stack `build` adds to an app, one line each (none → []). */
+function findings(build: (app: App) => void): string[] {
   const outdir = mkdtempSync(path.join(tmpdir(), 'skywatch-cfn-validate-'));
   outdirs.push(outdir);
   const app = new App({
     outdir,
     context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] },
   });
-  change(new SkywatchStack(app, 'Skywatch', { settings: { ...SETTINGS, ...settings } }));
+  build(app);
   Validations.of(app).addPlugins(validator);
   try {
     app.synth();
@@ -60,28 +57,35 @@ function findings(
   );
 }
 
+/** The stack of these settings. */
+const skywatch = (settings: Partial<SkywatchSettings>) => (app: App) =>
+  new SkywatchStack(app, 'Skywatch', { settings: { ...SETTINGS, ...settings } });
+
 describe('CloudFormation Validate (the schema checks cdk synth runs)', () => {
   it('finds nothing in the stack', () => {
-    expect(findings({})).toEqual([]);
+    expect(findings(skywatch({}))).toEqual([]);
   });
 
   it('finds nothing with every optional part switched on', () => {
     expect(
-      findings({
-        alertEmail: 'soc@example.com',
-        opsEmail: 'ops@example.com',
-        athena: true,
-        reportLinks: true,
-        reportLinkDomain: 'reports.example.com',
-        reportLinkCertificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/0a1b2c3d-4e5f',
-        traceCalls: true,
-      }),
+      findings(
+        skywatch({
+          alertEmail: 'soc@example.com',
+          opsEmail: 'ops@example.com',
+          athena: true,
+          reportLinks: true,
+          reportLinkDomain: 'reports.example.com',
+          reportLinkCertificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/0a1b2c3d-4e5f',
+          traceCalls: true,
+        }),
+      ),
     ).toEqual([]);
   });
 
+  // A stack of the one resource: the same plugin and report, without a second synth of ours.
   it('reports a property CloudFormation would refuse (the check can fail)', () => {
-    const found = findings({}, (stack) => {
-      new CfnResource(stack, 'Careless', {
+    const found = findings((app) => {
+      new CfnResource(new Stack(app, 'Skywatch'), 'Careless', {
         type: 'AWS::SQS::Queue',
         properties: { VisibilityTimeout: 'soon' },
       });
