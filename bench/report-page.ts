@@ -86,9 +86,9 @@ function report(count: number): { daily: DailyReport; seats: SeatReport } {
 
 /** The daily page of 5,000 sites, with its seat section: its size and how fast it opens. */
 export async function reportPage(sites = 5000): Promise<ReportPageBench> {
-  // The browser first: a machine without one fails the step before seconds of rendering.
-  const browser = await launchChromium();
   const dir = await mkdtemp(join(tmpdir(), 'skywatch-bench-page-'));
+  // The browser before the page: a machine without one fails the step before seconds of render.
+  const browser = await launchChromium();
   try {
     const { daily, seats } = report(sites);
     const start = performance.now();
