@@ -27,7 +27,8 @@ export default defineConfig({
     globalSetup: ['test/support/run-temp-dir.ts', 'test/support/moto-setup.ts'],
     setupFiles: ['test/support/shared-moto.ts'],
     reporters,
-    // Long files first, also on a fresh clone without vitest's timing cache.
+    // Project by project, long files first in each, also on a fresh clone without vitest's
+    // timing cache (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
     // No X-Ray daemon in tests: the tracer is off unless a test turns it on. CloudFormation's
     // schema checks, which every synth runs by default, start an engine of seconds in each
