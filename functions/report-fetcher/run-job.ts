@@ -1,8 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { ReportStore, StateStore, s3Client, sqsClient, WorkQueue } from '../../lib/aws/index.js';
-import { AdaptiveLimiter } from '../../lib/http/index.js';
+import { AdaptiveLimiter, type Clock, systemClock } from '../../lib/http/index.js';
 import { redact, type SkywatchClient } from '../../lib/index.js';
 import type { ArchiveEnvValues } from '../shared/env.js';
 import {
@@ -81,6 +80,11 @@ export interface JobSettings {
   /** Epoch ms after which no work may start: the invocation's end less a reserve. */
   pauseAt: number;
   now?: () => number;
+  /**
+   * Waits before a task runs again, a Retry-After of the service's among them. @default the
+   * real clock's (lib/http/clock.ts); a test's virtual clock skips them as it does the client's.
+   */
+  sleep?: Clock['sleep'];
 }
 
 /**
@@ -134,6 +138,7 @@ export async function runJob(
   events: JobEvents = {},
 ): Promise<RunOutcome> {
   const now = settings.now ?? Date.now;
+  const sleep = settings.sleep ?? systemClock.sleep;
   const job: DayJob = structuredClone(held.job);
   let current = held;
   const limiter = new AdaptiveLimiter({

@@ -142,9 +142,19 @@ describe('Reliability: a throttled service', () => {
         count: 25,
       })),
     );
-    const { outcome } = await runToEnd(h, 'throttled', held, () => undefined);
+    // The job's waits before a refused task runs again, skipped on the virtual clock.
+    const waits: number[] = [];
+    const { outcome } = await runToEnd(h, 'throttled', held, () => undefined, {
+      sleep: (ms) => {
+        waits.push(ms);
+        return virtualClock.sleep(ms);
+      },
+    });
     emulator.setFaults([]);
     expect(outcome.held.job.stats.throttles).toBeGreaterThan(0);
+    // Each the service's Retry-After (1 s), as it asked.
+    expect(waits.length).toBeGreaterThan(0);
+    expect(new Set(waits)).toEqual(new Set([1000]));
     expect(outcome.manifest?.complete).toBe(true);
     expect(await archiveDiff(h.s3, 'throttled', baseline)).toEqual([]);
     expect(await openUploads(h.s3, 'throttled')).toBe(0);

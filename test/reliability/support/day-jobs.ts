@@ -16,6 +16,7 @@ import {
 } from '../../../functions/report-fetcher/run-job.js';
 import { ReportStore, StateStore } from '../../../lib/aws/index.js';
 import type { SkywatchClient } from '../../../lib/index.js';
+import { systemClock as virtualClock } from './virtual-time.js';
 
 /**
  * A day's job run the way the report fetcher and its archive worker run it, invocation after
@@ -93,6 +94,10 @@ export async function openJob(
   return { held, archived: { bucket, reports } };
 }
 
+/**
+ * The job's settings; its waits before a task runs again (a Retry-After among them) are on the
+ * suites' virtual clock, as the client's are: decided, not waited out.
+ */
 export function settings(extra: Partial<JobSettings> = {}): JobSettings {
   return {
     concurrency: { initial: 4, min: 1, max: 4 },
@@ -104,6 +109,7 @@ export function settings(extra: Partial<JobSettings> = {}): JobSettings {
     pauseAt: Number.POSITIVE_INFINITY,
     retryBaseMs: 20,
     retryMaxMs: 200,
+    sleep: virtualClock.sleep,
     ...extra,
   };
 }
