@@ -12,8 +12,17 @@ const MIN_SECRET_LENGTH = 4;
 const WHOLE_WORD_BELOW = 6;
 // Bounded so a long-running process that rotates tokens for weeks cannot grow it without limit.
 const MAX_SECRETS = 500;
-/** Each registered secret with, for a short one, the pattern matching it where it stands alone. */
-const secrets = new Map<string, RegExp | undefined>();
+/**
+ * Each registered secret with its URL-encoded form and, for a short one, the patterns matching
+ * each where it stands alone: worked out once, when registered, not at every text redacted (the
+ * client redacts every request's URL).
+ */
+interface Registered {
+  alone: RegExp | undefined;
+  encoded: string;
+  encodedAlone: RegExp | undefined;
+}
+const secrets = new Map<string, Registered>();
 
 function standalone(text: string): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -60,7 +69,13 @@ export function registerSecret(value: string | undefined | null): void {
     const oldest = secrets.keys().next().value;
     if (oldest !== undefined) secrets.delete(oldest);
   }
-  secrets.set(value, value.length < WHOLE_WORD_BELOW ? standalone(value) : undefined);
+  const encoded = encodeURIComponent(value);
+  const short = value.length < WHOLE_WORD_BELOW;
+  secrets.set(value, {
+    alone: short ? standalone(value) : undefined,
+    encoded,
+    encodedAlone: short && encoded !== value ? standalone(encoded) : undefined,
+  });
 }
 
 /**
@@ -71,12 +86,10 @@ export function registerSecret(value: string | undefined | null): void {
  */
 export function redact(text: string): string {
   let out = text;
-  for (const [secret, alone] of secrets) {
-    const encoded = encodeURIComponent(secret);
+  for (const [secret, { alone, encoded, encodedAlone }] of secrets) {
     if (alone) {
       if (out.includes(secret)) out = out.replace(alone, REDACTED);
-      if (encoded !== secret && out.includes(encoded))
-        out = out.replace(standalone(encoded), REDACTED);
+      if (encodedAlone && out.includes(encoded)) out = out.replace(encodedAlone, REDACTED);
       continue;
     }
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
