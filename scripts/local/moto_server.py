@@ -397,6 +397,25 @@ _snake = lru_cache(maxsize=4096)(moto_utils.camelcase_to_underscores)
 for _module in (moto_utils, core_responses, sqs_models, sns_models, sns_responses):
     _module.camelcase_to_underscores = _snake
 
+# SNS signs every notification it delivers. moto made a 2048-bit RSA key for each subscription,
+# at its first notification (some 50 ms of CPU, for every subscription a test provisions); SNS
+# signs with one long-lived key. One key for all, made when first needed (two threads racing
+# may each make one: either serves).
+_sns_signing_key = None
+
+
+def _shared_sns_signing_key(self):
+    global _sns_signing_key
+    if _sns_signing_key is None:
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        _sns_signing_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    return _sns_signing_key
+
+
+if hasattr(sns_models.Subscription, "private_key"):
+    sns_models.Subscription.private_key = _shared_sns_signing_key
+
 # Which backend serves a host was found by trying each service's URL regex in turn (some 180)
 # on every request; the answer for a host never changes.
 from moto.moto_server.werkzeug_app import DomainDispatcherApplication  # noqa: E402
