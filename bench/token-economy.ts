@@ -18,7 +18,7 @@ export interface TokenEconomy {
   wallMs: number;
 }
 
-/** Hours simulated; the smoke test's morning still holds the 06:00 report fetch. */
+/** Hours simulated; the smoke test's 3 leave out the 06:00 report fetch (it asks no token). */
 const HOURS = Number(process.env.BENCH_TOKEN_HOURS ?? 24);
 export async function tokenEconomy(): Promise<TokenEconomy> {
   const started = performance.now();
